@@ -1,0 +1,1 @@
+"""One module per `toolwire` subcommand; each exposes a click `command`."""

@@ -1,0 +1,372 @@
+"""The `[tool.toolwire]` table: found, parsed and validated once for every front-end."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import keyword
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+
+TABLE = "tool.toolwire"
+DEFAULT_HTML_SINKS = (
+    "markupsafe.Markup",
+    "django.utils.safestring.mark_safe",
+    "django.utils.html.format_html:0",
+)
+
+
+class ConfigError(Exception):
+    """A bad `[tool.toolwire]` table; the message names the file and the key."""
+
+    def __init__(self, path: Path | None, key: str | None, problem: str) -> None:
+        where = str(path) if path else "<config>"
+        super().__init__(f"{where}: [{TABLE}] {key}: {problem}" if key else f"{where}: {problem}")
+        self.path = path
+        self.key = key
+
+
+@dataclass(frozen=True, slots=True)
+class CallSink:
+    """A callable whose argument `param` (a position, a name, or both) is a sink.
+
+    `target` is the dotted name of the callable, e.g. `myapp.chat.ChatMessage.tool_result`.
+    `index` counts positional arguments at the call site (no `self`/`cls`). A sink
+    without `param` treats every argument as the payload (state and HTML sinks).
+    """
+
+    target: str
+    index: int | None = None
+    name: str | None = None
+    spec: str = ""
+
+    @property
+    def any_argument(self) -> bool:
+        return self.index is None and self.name is None
+
+
+@dataclass(frozen=True, slots=True)
+class MessageSink:
+    """A dict literal `{key: value, ..., payload: X}` whose `payload` goes to the wire."""
+
+    key: str
+    value: str
+    payload: str
+    spec: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    result_classes: tuple[str, ...] = ("toolwire.ToolResult",)
+    tool_methods: tuple[str, ...] = ("execute",)
+    tool_bases: tuple[str, ...] = ()
+    wire_sinks: tuple[CallSink, ...] = ()
+    message_sinks: tuple[MessageSink, ...] = ()
+    state_sinks: tuple[CallSink, ...] = ()
+    html_sinks: tuple[CallSink, ...] = ()
+    seam: str = ""
+    presets: tuple[str, ...] = ()
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    source: Path | None = field(default=None, compare=False)
+
+    @property
+    def artifact_classes(self) -> tuple[str, ...]:
+        """The artifact type lives beside each result class (`pkg.ToolArtifact`)."""
+        return tuple(f"{c.rpartition('.')[0]}.ToolArtifact".lstrip(".") for c in self.result_classes)
+
+    @property
+    def has_wire_sinks(self) -> bool:
+        return bool(self.wire_sinks or self.message_sinks)
+
+    def enabled(self, code: str) -> bool:
+        return code_enabled(code, self.select, self.ignore)
+
+    def with_overrides(self, **changes: Any) -> Config:
+        return dataclasses.replace(self, **changes)
+
+
+def code_enabled(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
+    """flake8 semantics: the longest matching prefix wins, select beats ignore on a tie."""
+    best_select = max((len(p) for p in select if code.startswith(p)), default=-1 if select else 0)
+    best_ignore = max((len(p) for p in ignore if code.startswith(p)), default=-1)
+    return best_select >= 0 and best_select >= best_ignore
+
+
+# -- parsing -------------------------------------------------------------------------------
+
+
+def _is_dotted(name: str) -> bool:
+    parts = name.split(".")
+    return all(p.isidentifier() and not keyword.iskeyword(p) for p in parts) and len(parts) >= 2
+
+
+def _str_list(path: Path | None, key: str, value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(path, key, f"expected a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _dotted(path: Path | None, key: str, name: str) -> str:
+    if not _is_dotted(name):
+        raise ConfigError(path, key, f"{name!r} is not a dotted name like 'package.module.Name'")
+    return name
+
+
+def parse_sink(path: Path | None, key: str, spec: str, roots: Sequence[Path]) -> CallSink | MessageSink:
+    """`pkg.mod.Class.method:param` (a position or a name) or `key=value:payload`."""
+    head, sep, param = spec.rpartition(":") if ":" in spec else (spec, "", "")
+    if "=" in head:
+        disc, _, value = head.partition("=")
+        if not (disc and value and param):
+            raise ConfigError(path, key, f"{spec!r}: a message sink is 'key=value:payload'")
+        return MessageSink(disc.strip(), value.strip(), param.strip(), spec)
+    target = _dotted(path, key, head)
+    if not sep:
+        return CallSink(target, spec=spec)
+    if param.isdigit():
+        return CallSink(target, index=int(param), spec=spec)
+    if not param.isidentifier():
+        raise ConfigError(path, key, f"{spec!r}: the parameter must be a position or a name")
+    return CallSink(target, index=_param_index(target, param, roots), name=param, spec=spec)
+
+
+def _param_index(target: str, param: str, roots: Sequence[Path]) -> int | None:
+    """The position of `param` at a call site, read from the sink's source without importing it."""
+    signature = _signature(target, tuple(roots))
+    if signature is None:
+        return None
+    return signature.index(param) if param in signature else None
+
+
+@cache
+def _signature(target: str, roots: tuple[Path, ...]) -> tuple[str, ...] | None:
+    parts = target.split(".")
+    for split in range(len(parts) - 1, 0, -1):
+        module, names = parts[:split], parts[split:]
+        source = _find_module(module, roots)
+        if source is None:
+            continue
+        try:
+            tree = ast.parse(source.read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            return None
+        return _signature_in(tree.body, names)
+    return None
+
+
+def _find_module(module: Sequence[str], roots: Sequence[Path]) -> Path | None:
+    for root in roots:
+        base = root.joinpath(*module)
+        for candidate in (base.with_suffix(".py"), base / "__init__.py", base.with_suffix(".pyi")):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def _signature_in(body: Sequence[ast.stmt], names: Sequence[str]) -> tuple[str, ...] | None:
+    for node in body:
+        if isinstance(node, ast.ClassDef) and node.name == names[0]:
+            if len(names) == 1:
+                init = _signature_in(node.body, ["__init__"])
+                if init is not None:
+                    return init
+                return _dataclass_fields(node)
+            return _signature_in(node.body, names[1:])
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == names[0]:
+            if len(names) != 1:
+                return None
+            args = [*node.args.posonlyargs, *node.args.args]
+            decorators = {d.id for d in node.decorator_list if isinstance(d, ast.Name)}
+            is_method = node.name == "__init__" or "staticmethod" not in decorators
+            if is_method and args and args[0].arg in ("self", "cls"):
+                args = args[1:]
+            return tuple(a.arg for a in args)
+    return None
+
+
+def _dataclass_fields(node: ast.ClassDef) -> tuple[str, ...]:
+    return tuple(
+        s.target.id
+        for s in node.body
+        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+    )
+
+
+# -- presets -------------------------------------------------------------------------------
+
+
+@cache
+def presets() -> dict[str, dict[str, Any]]:
+    text = resources.files("toolwire").joinpath("presets.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+# -- loading -------------------------------------------------------------------------------
+
+_KEYS = {
+    "result-class",
+    "tool-methods",
+    "tool-bases",
+    "wire-sinks",
+    "presets",
+    "state-sinks",
+    "html-sinks",
+    "seam",
+    "select",
+    "ignore",
+}
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest `pyproject.toml` with a `[tool.toolwire]` table, walking up from `start`."""
+    here = start.resolve()
+    if not here.is_dir():
+        here = here.parent
+    for directory in (here, *here.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file() and _has_table(candidate):
+            return candidate
+    return None
+
+
+@cache
+def _has_table(path: Path) -> bool:
+    try:
+        return "toolwire" in _read_toml(path).get("tool", {})
+    except ConfigError:
+        return True  # let load_config report the broken file
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(path, None, f"cannot read: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(path, None, f"not valid TOML: {exc}") from None
+
+
+def load_config(path: Path | None) -> Config:
+    """Read the table from `path` (a pyproject.toml or a toolwire.toml); None gives defaults."""
+    if path is None:
+        return config_from_table({})
+    data = _read_toml(path)
+    table = data.get("tool", {}).get("toolwire") if "tool" in data else data.get("toolwire")
+    if table is None and path.name != "pyproject.toml":
+        table = data
+    if table is None:
+        raise ConfigError(path, None, f"no [{TABLE}] table")
+    if not isinstance(table, dict):
+        raise ConfigError(path, None, f"[{TABLE}] must be a table")
+    return config_from_table(table, path)
+
+
+def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config:
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise ConfigError(path, unknown[0], f"unknown key (known: {', '.join(sorted(_KEYS))})")
+    roots = _search_roots(path)
+    get = table.get
+    result_classes = tuple(
+        _dotted(path, "result-class", n)
+        for n in _str_list(path, "result-class", get("result-class", ["toolwire.ToolResult"]))
+    )
+    if not result_classes:
+        raise ConfigError(path, "result-class", "at least one result class is needed")
+    tool_methods = _str_list(path, "tool-methods", get("tool-methods", ["execute"]))
+    for method in tool_methods:
+        if not method.isidentifier():
+            raise ConfigError(path, "tool-methods", f"{method!r} is not a method name")
+    tool_bases = tuple(
+        _dotted(path, "tool-bases", n) for n in _str_list(path, "tool-bases", get("tool-bases", []))
+    )
+    preset_names = _str_list(path, "presets", get("presets", []))
+    wire_specs = list(_str_list(path, "wire-sinks", get("wire-sinks", [])))
+    known_presets = presets()
+    for name in preset_names:
+        if name not in known_presets:
+            raise ConfigError(
+                path, "presets", f"unknown preset {name!r} (known: {', '.join(known_presets)})"
+            )
+        wire_specs.extend(known_presets[name].get("wire-sinks", []))
+    wire = [parse_sink(path, "wire-sinks", s, roots) for s in wire_specs]
+    for sink in wire:
+        if isinstance(sink, CallSink) and sink.name is not None and sink.index is None:
+            raise _unlocatable(path, sink, roots)
+    state = _call_sinks(path, "state-sinks", get("state-sinks", []), roots)
+    html = _call_sinks(path, "html-sinks", get("html-sinks", list(DEFAULT_HTML_SINKS)), roots)
+    seam = get("seam", "")
+    if not isinstance(seam, str):
+        raise ConfigError(path, "seam", f"expected a string, got {seam!r}")
+    if seam:
+        _dotted(path, "seam", seam)
+    select = _codes(path, "select", get("select", []))
+    ignore = _codes(path, "ignore", get("ignore", []))
+    return Config(
+        result_classes=result_classes,
+        tool_methods=tool_methods,
+        tool_bases=tool_bases,
+        wire_sinks=tuple(_dedupe(s for s in wire if isinstance(s, CallSink))),
+        message_sinks=tuple(_dedupe(s for s in wire if isinstance(s, MessageSink))),
+        state_sinks=state,
+        html_sinks=html,
+        seam=seam,
+        presets=preset_names,
+        select=select,
+        ignore=ignore,
+        source=path,
+    )
+
+
+def _dedupe(items: Iterable[_T]) -> list[_T]:
+    return list(dict.fromkeys(items))
+
+
+def _call_sinks(path: Path | None, key: str, value: object, roots: Sequence[Path]) -> tuple[CallSink, ...]:
+    sinks = []
+    for spec in _str_list(path, key, value):
+        sink = parse_sink(path, key, spec, roots)
+        if not isinstance(sink, CallSink):
+            raise ConfigError(path, key, f"{spec!r}: only call sinks are allowed here")
+        sinks.append(sink)
+    return tuple(sinks)
+
+
+def _codes(path: Path | None, key: str, value: object) -> tuple[str, ...]:
+    codes = _str_list(path, key, value)
+    for code in codes:
+        if not (code.startswith("TW") and code[2:].isdigit() or code == "TW"):
+            raise ConfigError(path, key, f"{code!r} is not a TW code or prefix")
+    return codes
+
+
+def _unlocatable(path: Path | None, sink: CallSink, roots: Sequence[Path]) -> ConfigError:
+    return ConfigError(
+        path,
+        "wire-sinks",
+        f"{sink.spec!r}: cannot find parameter {sink.name!r} of {sink.target} in the project "
+        f"({roots[0] if roots else '.'}) or on sys.path; give its position instead "
+        f"('{sink.target}:1') or check the name",
+    )
+
+
+def _search_roots(path: Path | None) -> list[Path]:
+    """Where sink modules are looked up: the project root, its `src/`, then `sys.path`."""
+    import sys
+
+    roots: list[Path] = []
+    if path is not None:
+        project = path.resolve().parent
+        roots += [project, project / "src"]
+    roots += [Path(p) for p in sys.path if p and Path(p).is_dir()]
+    return roots

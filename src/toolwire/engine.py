@@ -1,0 +1,142 @@
+"""The syntax layer's one pipeline: source → parse once → facts → checks → findings.
+
+Every front-end (flake8, `toolwire check`, the wire-content codemod) calls into here.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+import warnings
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from toolwire.config import Config
+from toolwire.findings import Finding, unreadable
+
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+\d*(?:[,\s]+[A-Z]+\d*)*))?", re.I)
+_IGNORE = re.compile(r"#\s*toolwire:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I)
+
+
+def decode(source: bytes, path: str) -> tuple[str | None, Finding | None]:
+    """Text of a module as Python reads it (coding cookie, BOM), or a TW000 finding."""
+    if b"\x00" in source:
+        line = source[: source.index(b"\x00")].count(b"\n") + 1
+        return None, unreadable(path, "cannot parse: source contains a NUL byte", line)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        text = source.decode(encoding)
+    except (SyntaxError, LookupError) as exc:
+        return None, unreadable(path, f"cannot decode: {exc}")
+    except UnicodeDecodeError as exc:
+        line = source[: exc.start].count(b"\n") + 1
+        return None, unreadable(path, f"cannot decode: not valid {exc.encoding}", line)
+    return text.removeprefix("\ufeff"), None
+
+
+def parse(text: str, path: str) -> tuple[ast.Module | None, Finding | None]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename=path), None
+    except SyntaxError as exc:
+        line, col = exc.lineno or 1, exc.offset or 1
+        return None, unreadable(path, f"cannot parse: {exc.msg}", line, col)
+    except (RecursionError, MemoryError, ValueError) as exc:
+        kind = "too deeply nested" if isinstance(exc, RecursionError) else str(exc)
+        return None, unreadable(path, f"cannot parse: {kind}")
+
+
+def check_source(
+    source: bytes | str,
+    path: str,
+    config: Config,
+    *,
+    module: str | None = None,
+    known_tools: frozenset[str] = frozenset(),
+    suppress: bool = True,
+) -> list[Finding]:
+    """All findings for one module, sorted. TW000 when it cannot be decoded or parsed.
+
+    `module` is the dotted module name (needed for TW303); `known_tools` adds dotted class
+    names whose instances count as tools (the classes a migration run is migrating).
+    `suppress` honours `# noqa` and `# toolwire: ignore[...]` comments.
+    """
+    if isinstance(source, bytes):
+        text, problem = decode(source, path)
+        if text is None:
+            return [problem] if problem else []
+    else:
+        text = source
+    tree, problem = parse(text, path)
+    if tree is None:
+        return [problem] if problem else []
+    lines = text.splitlines()
+    findings = check_tree(tree, lines, path, config, module=module, known_tools=known_tools)
+    if suppress:
+        findings = [f for f in findings if not suppressed(f, lines)]
+    return findings
+
+
+def check_tree(
+    tree: ast.Module,
+    lines: Sequence[str],
+    path: str,
+    config: Config,
+    *,
+    module: str | None = None,
+    known_tools: frozenset[str] = frozenset(),
+) -> list[Finding]:
+    """Findings for a parsed module, before suppression comments (flake8 applies its own)."""
+    from toolwire.analysis import analyse
+
+    try:
+        findings = analyse(tree, lines, path, config, module=module, known_tools=known_tools)
+    except RecursionError:
+        return [unreadable(path, "cannot analyse: too deeply nested")]
+    return sorted({f for f in findings if config.enabled(f.code)})
+
+
+def suppressed(finding: Finding, lines: Sequence[str]) -> bool:
+    """`# noqa`, `# noqa: TW301`, `# toolwire: ignore` or `# toolwire: ignore[TW301]`."""
+    if not 0 < finding.line <= len(lines):
+        return False
+    text = lines[finding.line - 1]
+    if "#" not in text:
+        return False
+    for pattern in (_NOQA, _IGNORE):
+        match = pattern.search(text)
+        if match:
+            codes = match["codes"]
+            if codes is None or _covers(codes, finding.code):
+                return True
+    return False
+
+
+def _covers(codes: str, code: str) -> bool:
+    return any(code.startswith(c.upper()) for c in re.split(r"[,\s]+", codes.strip()) if c)
+
+
+def module_name(path: Path, config: Config) -> str | None:
+    """Dotted module name of `path`, relative to the project root or its `src/`."""
+    if config.source is None:
+        return None
+    root = config.source.resolve().parent
+    resolved = path.resolve()
+    for base in (root / "src", root):
+        try:
+            relative = resolved.relative_to(base)
+        except ValueError:
+            continue
+        parts = list(relative.with_suffix("").parts)
+        if parts and parts[-1] == "__init__":
+            parts.pop()
+        if parts and all(p.isidentifier() for p in parts):
+            return ".".join(parts)
+    return None
+
+
+def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
+    return sorted(findings)
