@@ -7,7 +7,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True, order=True)
 class Finding:
-    """One finding. `line` and `column` are 1-based; `column` counts characters."""
+    """One finding, located by characters (not bytes).
+
+    `line` and `column` are 1-based; `end_line`/`end_column` mark the character just past
+    the flagged expression (1-based, exclusive, as in SARIF). `fix` names the codemod that
+    rewrites the flagged span (`tool-returns`, `wire-content`), when one does.
+    """
 
     path: str
     line: int
