@@ -1,0 +1,344 @@
+"""Module facts: what the names mean, which classes are tools, what functions return.
+
+Everything here is computed once per module, before the value flow runs.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from toolwire.analysis import labels as L
+from toolwire.config import CallSink, Config
+
+_SEQUENCES = frozenset(
+    f"{m}.{n}"
+    for m in ("builtins", "typing", "collections.abc", "collections")
+    for n in (
+        "list",
+        "List",
+        "tuple",
+        "Tuple",
+        "set",
+        "Set",
+        "frozenset",
+        "FrozenSet",
+        "Sequence",
+        "MutableSequence",
+        "Iterable",
+        "Iterator",
+        "Collection",
+        "AbstractSet",
+        "MutableSet",
+        "deque",
+        "Deque",
+        "Generator",
+        "AsyncIterator",
+        "AsyncIterable",
+        "AsyncGenerator",
+    )
+)
+_MAPPINGS = frozenset(
+    f"{m}.{n}"
+    for m in ("builtins", "typing", "collections.abc", "collections")
+    for n in (
+        "dict",
+        "Dict",
+        "Mapping",
+        "MutableMapping",
+        "DefaultDict",
+        "defaultdict",
+        "OrderedDict",
+        "ChainMap",
+        "Counter",
+    )
+)
+_WRAPPERS = frozenset(
+    f"{m}.{n}"
+    for m in ("typing", "typing_extensions")
+    for n in ("Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly")
+)
+_OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional"})
+_UNION = frozenset({"typing.Union", "typing_extensions.Union"})
+_STR = frozenset({"builtins.str"})
+
+
+@dataclass
+class ClassInfo:
+    name: str
+    qualname: str
+    node: ast.ClassDef
+    bases: list[str | None]
+    attributes: dict[str, int] = field(default_factory=dict)
+    returns: dict[str, int] = field(default_factory=dict)
+    is_tool: bool = False
+
+
+class Names:
+    """Resolves local names to dotted names through imports, aliases and local definitions."""
+
+    def __init__(self, tree: ast.Module, module: str | None) -> None:
+        self.module = module or ""
+        self.aliases: dict[str, str] = {}
+        self.local: dict[str, str] = {}
+        self.assigned: set[str] = set()
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                self.local[node.name] = f"{self.module}.{node.name}"
+            elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    self.assigned.update(_bound_names(target))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        self.aliases[alias.asname] = alias.name
+                    else:
+                        head = alias.name.partition(".")[0]
+                        self.aliases[head] = head
+            elif isinstance(node, ast.ImportFrom):
+                base = self._from_base(node)
+                if base is None:
+                    continue
+                for alias in node.names:
+                    if alias.name != "*":
+                        self.aliases[alias.asname or alias.name] = f"{base}.{alias.name}".lstrip(
+                            "."
+                        )
+
+    def _from_base(self, node: ast.ImportFrom) -> str | None:
+        if not node.level:
+            return node.module or ""
+        parts = self.module.split(".") if self.module else []
+        if len(parts) < node.level:
+            return None
+        package = parts[: len(parts) - node.level]
+        return ".".join([*package, *([node.module] if node.module else [])])
+
+    def qualify(self, expr: ast.expr) -> str | None:
+        """The dotted name an expression refers to, or None when it is not a plain reference."""
+        if isinstance(expr, ast.Name):
+            name = expr.id
+            if name in self.local:
+                return self.local[name]
+            if name in self.aliases:
+                return self.aliases[name]
+            if name in self.assigned:
+                return None
+            return f"builtins.{name}"
+        if isinstance(expr, ast.Attribute):
+            base = self.qualify(expr.value)
+            return f"{base}.{expr.attr}" if base else None
+        return None
+
+
+def _bound_names(target: ast.expr) -> Iterator[str]:
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, ast.Tuple | ast.List):
+        for element in target.elts:
+            yield from _bound_names(element)
+    elif isinstance(target, ast.Starred):
+        yield from _bound_names(target.value)
+
+
+def _class_matcher(dotted: tuple[str, ...]) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
+    """Exact names, plus (package prefix, class name) pairs for re-exports like
+    `toolwire.result.ToolResult` of `toolwire.ToolResult`."""
+    return frozenset(dotted), tuple(
+        (name.rpartition(".")[0] + ".", "." + name.rpartition(".")[2]) for name in dotted
+    )
+
+
+class ModuleFacts:
+    def __init__(
+        self,
+        tree: ast.Module,
+        config: Config,
+        module: str | None,
+        known_tools: frozenset[str] = frozenset(),
+    ) -> None:
+        self.config = config
+        self.module = module
+        self.names = Names(tree, module)
+        self._results = _class_matcher(config.result_classes)
+        self._artifacts = _class_matcher(config.artifact_classes)
+        self.tool_methods = frozenset(config.tool_methods)
+        self.tool_classes: set[str] = {*config.tool_bases, *known_tools}
+        self.wire_sinks: dict[str, list[CallSink]] = _by_target(config.wire_sinks)
+        self.state_sinks = _by_target(config.state_sinks)
+        self.html_sinks = _by_target(config.html_sinks)
+        self.message_sinks = config.message_sinks
+        self.classes: dict[str, ClassInfo] = {}
+        self.functions: dict[str, int] = {}
+        self._collect(tree)
+
+    # -- classification of dotted names -----------------------------------------------------
+
+    def is_result_class(self, dotted: str | None) -> bool:
+        return dotted is not None and _matches(dotted, self._results)
+
+    def is_artifact_class(self, dotted: str | None) -> bool:
+        return dotted is not None and _matches(dotted, self._artifacts)
+
+    def is_tool_class(self, dotted: str | None) -> bool:
+        return dotted is not None and dotted in self.tool_classes
+
+    def local_class(self, expr: ast.expr) -> ClassInfo | None:
+        return self.classes.get(expr.id) if isinstance(expr, ast.Name) else None
+
+    # -- annotations ----------------------------------------------------------------------
+
+    def annotation(self, node: ast.expr | None) -> int:
+        """Labels that an annotation promises; 0 when it says nothing we track."""
+        if node is None:
+            return L.NOTHING
+        if isinstance(node, ast.Constant):
+            if node.value is None:
+                return L.MAYBE_NONE
+            if isinstance(node.value, str):
+                try:
+                    parsed = ast.parse(node.value.strip(), mode="eval").body
+                except (SyntaxError, ValueError, RecursionError):
+                    return L.NOTHING
+                return self.annotation(parsed)
+            return L.NOTHING
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return self.annotation(node.left) | self.annotation(node.right)
+        if isinstance(node, ast.Subscript):
+            return self._generic(self.names.qualify(node.value), node.slice)
+        dotted = self.names.qualify(node)
+        if self.is_result_class(dotted):
+            return L.RESULT
+        if self.is_artifact_class(dotted):
+            return L.ARTIFACT
+        if self.is_tool_class(dotted):
+            return L.TOOL
+        if dotted == "logging.Logger":
+            return L.LOGGER
+        if dotted in _STR:
+            return L.STR
+        return L.NOTHING
+
+    def _generic(self, base: str | None, argument: ast.expr) -> int:
+        args = argument.elts if isinstance(argument, ast.Tuple) else [argument]
+        if base in _OPTIONAL:
+            return self.annotation(args[0]) | L.MAYBE_NONE
+        if base in _UNION:
+            out = L.NOTHING
+            for arg in args:
+                out |= self.annotation(arg)
+            return out
+        if base in _WRAPPERS:
+            return self.annotation(args[0])
+        if base in _SEQUENCES:
+            inner = L.NOTHING
+            for arg in args:
+                inner |= self.annotation(arg)
+            return _container_of(inner, L.RESULTS)
+        if base in _MAPPINGS:
+            return _container_of(self.annotation(args[-1]), L.MAPPING)
+        return L.NOTHING
+
+    def returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+        return self.annotation(node.returns)
+
+    # -- collection -------------------------------------------------------------------------
+
+    def _collect(self, tree: ast.Module) -> None:
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                labels = self.returns(node)
+                if labels:
+                    self.functions[node.name] = labels
+        classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+        prefix = f"{self.module}." if self.module else "."
+        for node in classes:
+            info = ClassInfo(
+                node.name,
+                prefix + node.name,
+                node,
+                [self.names.qualify(b) for b in node.bases],
+            )
+            self.classes.setdefault(node.name, info)
+        # Tool-ness flows down inheritance chains inside the module: iterate to a fixpoint.
+        changed = True
+        while changed:
+            changed = False
+            for info in self.classes.values():
+                if not info.is_tool and self._is_tool(info):
+                    info.is_tool = True
+                    self.tool_classes.add(info.qualname)
+                    changed = True
+        for info in self.classes.values():
+            self._members(info)
+
+    def _is_tool(self, info: ClassInfo) -> bool:
+        if any(self.is_tool_class(b) for b in info.bases):
+            return True
+        if any(b in self.classes and self.classes[b].is_tool for b in _local_bases(info)):
+            return True
+        if self.config.tool_bases:
+            return False
+        # Without tool-bases, a class is a tool when a tool method has the tool signature.
+        return any(
+            isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+            and s.name in self.tool_methods
+            and self.returns(s) & (L.STR | L.RESULT)
+            for s in info.node.body
+        )
+
+    def _members(self, info: ClassInfo) -> None:
+        for statement in info.node.body:
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                labels = self.annotation(statement.annotation)
+                if labels:
+                    info.attributes[statement.target.id] = labels
+            elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                labels = self.returns(statement)
+                if labels:
+                    info.returns[statement.name] = labels
+                for node in ast.walk(statement):
+                    if (
+                        isinstance(node, ast.AnnAssign)
+                        and isinstance(node.target, ast.Attribute)
+                        and isinstance(node.target.value, ast.Name)
+                        and node.target.value.id == "self"
+                    ):
+                        labels = self.annotation(node.annotation)
+                        if labels:
+                            info.attributes[node.target.attr] = labels
+
+    def is_tool_method(self, info: ClassInfo | None, name: str) -> bool:
+        return name in self.tool_methods and (info is None or info.is_tool)
+
+
+def _local_bases(info: ClassInfo) -> Iterator[str]:
+    for base in info.node.bases:
+        if isinstance(base, ast.Name):
+            yield base.id
+
+
+def _container_of(inner: int, kind: int) -> int:
+    out = inner & L.ARTIFACT
+    if inner & (L.RESULT | L.RESULTS | L.MAPPING):
+        out |= kind
+    if inner & (L.TOOL | L.TOOLS):
+        out |= L.TOOLS
+    return out
+
+
+def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], ...]]) -> bool:
+    exact, loose = matcher
+    if dotted in exact:
+        return True
+    return any(dotted.startswith(p) and dotted.endswith(s) for p, s in loose)
+
+
+def _by_target(sinks: tuple[CallSink, ...]) -> dict[str, list[CallSink]]:
+    table: dict[str, list[CallSink]] = {}
+    for sink in sinks:
+        table.setdefault(sink.target, []).append(sink)
+    return table

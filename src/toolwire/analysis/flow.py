@@ -1,0 +1,560 @@
+"""Intraprocedural value flow, in the manner of Semgrep's taint mode.
+
+Statements are interpreted in source order with an environment from names to labels;
+branches are joined and loop bodies run twice so that loop-carried values settle. Each
+expression is labelled bottom-up, and after a node is labelled the checks that visit its
+type run with the labels of its parts at hand. Nested functions see the enclosing
+environment at their definition; every function starts from its annotated parameters.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from toolwire.analysis import labels as L
+from toolwire.analysis.facts import ClassInfo, ModuleFacts
+from toolwire.findings import Finding
+
+Env = dict[str, int]
+Visitor = Callable[[ast.AST, "Context"], None]
+
+# Calls whose result says nothing about their arguments' contents.
+_OPAQUE = frozenset(
+    f"builtins.{n}" for n in ("len", "bool", "isinstance", "issubclass", "type", "id", "hash")
+)
+_COLLECTORS = frozenset(
+    f"builtins.{n}" for n in ("list", "tuple", "set", "frozenset", "sorted", "reversed", "iter")
+)
+_PICKERS = frozenset(f"builtins.{n}" for n in ("next", "min", "max"))
+_STR_MAKERS = frozenset(f"builtins.{n}" for n in ("str", "repr", "ascii", "format"))
+_MAPPING_PICKERS = frozenset({"get", "pop", "setdefault"})
+_MAPPING_VIEWS = frozenset({"values", "copy"})
+_SEQUENCE_PICKERS = frozenset({"pop"})
+_STR_METHODS = frozenset(
+    {"format", "join", "strip", "lstrip", "rstrip", "upper", "lower", "replace", "encode"}
+)
+
+
+@dataclass
+class Scope:
+    """The function (or module, or class body) being interpreted."""
+
+    node: ast.AST
+    qualname: str
+    cls: ClassInfo | None = None  # the class whose method this is
+    env: Env = field(default_factory=dict)
+
+
+class Context:
+    """What a check sees: the current node's parts, their labels, and the module facts."""
+
+    def __init__(self, facts: ModuleFacts, lines: Sequence[str], path: str) -> None:
+        self.facts = facts
+        self.lines = lines
+        self.path = path
+        self.findings: dict[tuple[int, int, str], Finding] = {}
+        self.scope = Scope(node=ast.Module(body=[], type_ignores=[]), qualname=facts.module or "")
+        self._labels: dict[int, int] = {}
+
+    # -- for checks ---------------------------------------------------------------------------
+
+    def labels(self, node: ast.expr) -> int:
+        """Labels of an expression already interpreted in this statement."""
+        found = self._labels.get(id(node))
+        return L.OTHER if found is None else found
+
+    def remember(self, node: ast.expr, labels: int) -> None:
+        self._labels[id(node)] = labels
+
+    def qualify(self, expr: ast.expr) -> str | None:
+        """Dotted name of a reference, unless a local variable shadows it."""
+        root = expr
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in self.scope.env:
+            return None
+        return self.facts.names.qualify(expr)
+
+    def report(self, code: str, node: ast.AST, message: str, fix: str | None = None) -> None:
+        line = getattr(node, "lineno", 1)
+        col = self._column(line, getattr(node, "col_offset", 0))
+        end_line = getattr(node, "end_lineno", None) or line
+        end_col = self._column(end_line, getattr(node, "end_col_offset", None) or 0)
+        finding = Finding(self.path, line, col + 1, code, message, end_line, end_col + 1, fix)
+        self.findings[(line, col, code)] = finding
+
+    def _column(self, line: int, byte_offset: int) -> int:
+        if not 0 < line <= len(self.lines):
+            return byte_offset
+        text = self.lines[line - 1]
+        if text.isascii():
+            return byte_offset
+        return len(text.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
+
+    def describe(self, node: ast.expr) -> str:
+        """Short source text of an expression, for messages."""
+        try:
+            text = ast.unparse(node)
+        except (ValueError, RecursionError):  # pragma: no cover - unparse of parsed code
+            return "the value"
+        return text if len(text) <= 40 else text[:37] + "..."
+
+
+class Flow:
+    def __init__(self, ctx: Context, visitors: dict[type[ast.AST], list[Visitor]]) -> None:
+        self.ctx = ctx
+        self.facts = ctx.facts
+        self.visitors = visitors
+
+    # -- scopes -----------------------------------------------------------------------------
+
+    def module(self, tree: ast.Module) -> None:
+        self.ctx.scope = Scope(tree, self.facts.module or "")
+        self.block(tree.body)
+
+    def _dispatch(self, node: ast.AST) -> None:
+        for visit in self.visitors.get(type(node), ()):
+            visit(node, self.ctx)
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
+        outer = self.ctx.scope
+        env = dict(outer.env)
+        cls = outer.cls if isinstance(outer.node, ast.ClassDef) else None
+        name = getattr(node, "name", "<lambda>")
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        for arg in [*positional, *args.kwonlyargs]:
+            env[arg.arg] = self.facts.annotation(arg.annotation) or L.OTHER
+        for arg in (args.vararg, args.kwarg):
+            if arg is not None:
+                env[arg.arg] = L.OTHER
+        is_static = any(
+            isinstance(d, ast.Name) and d.id == "staticmethod"
+            for d in getattr(node, "decorator_list", [])
+        )
+        if cls is not None and positional and not is_static:
+            env[positional[0].arg] = L.TOOL if cls.is_tool else L.OTHER
+        self.ctx.scope = Scope(node, f"{outer.qualname}.{name}".lstrip("."), cls, env)
+        try:
+            if isinstance(node, ast.Lambda):
+                self.expr(node.body)
+            else:
+                self.block(node.body)
+        finally:
+            self.ctx.scope = outer
+
+    def klass(self, node: ast.ClassDef) -> None:
+        outer = self.ctx.scope
+        info = self.facts.classes.get(node.name)
+        self.ctx.scope = Scope(node, f"{outer.qualname}.{node.name}".lstrip("."), info, dict(outer.env))
+        try:
+            self.block(node.body)
+        finally:
+            self.ctx.scope = outer
+
+    # -- statements -------------------------------------------------------------------------
+
+    def block(self, body: Iterable[ast.stmt]) -> None:
+        for statement in body:
+            self.statement(statement)
+
+    def statement(self, node: ast.stmt) -> None:
+        env = self.ctx.scope.env
+        match node:
+            case ast.Expr(value=value):
+                self.expr(value)
+            case ast.Assign(targets=targets, value=value):
+                labels = self.expr(value)
+                for target in targets:
+                    self.bind(target, labels, value)
+            case ast.AnnAssign(target=target, annotation=annotation, value=value):
+                declared = self.facts.annotation(annotation)
+                labels = self.expr(value) if value is not None else L.NOTHING
+                if value is not None or declared:
+                    self.bind(target, declared or labels, value)
+            case ast.AugAssign(target=target, value=value):
+                current = self.expr(target) if not isinstance(target, ast.Name) else env.get(target.id, L.OTHER)
+                self.ctx.remember(target, current)
+                labels = self.expr(value)
+                combined = current | L.derived(labels) if isinstance(node.op, ast.Add) else current
+                if isinstance(target, ast.Name):
+                    env[target.id] = combined
+            case ast.Return(value=value) | ast.Expr(value=value):
+                if value is not None:
+                    self.expr(value)
+            case ast.If(test=test, body=body, orelse=orelse):
+                self.expr(test)
+                self.branches([body, orelse])
+            case ast.While(test=test, body=body, orelse=orelse):
+                self.expr(test)
+                self.loop(body, orelse)
+            case ast.For(target=target, iter=iterable, body=body, orelse=orelse) | ast.AsyncFor(
+                target=target, iter=iterable, body=body, orelse=orelse
+            ):
+                labels = self.expr(iterable)
+                self.bind_iteration(target, labels, iterable)
+                self.loop(body, orelse)
+            case ast.With(items=items, body=body) | ast.AsyncWith(items=items, body=body):
+                for item in items:
+                    labels = self.expr(item.context_expr)
+                    if item.optional_vars is not None:
+                        self.bind(item.optional_vars, labels, item.context_expr)
+                self.block(body)
+            case ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody) | ast.TryStar(
+                body=body, handlers=handlers, orelse=orelse, finalbody=finalbody
+            ):
+                before = dict(env)
+                self.block(body)
+                self.block(orelse)
+                for handler in handlers:
+                    self._join_into(env, before)
+                    if handler.type is not None:
+                        self.expr(handler.type)
+                    if handler.name:
+                        env[handler.name] = L.OTHER
+                    self.block(handler.body)
+                self.block(finalbody)
+            case ast.Match(subject=subject, cases=cases):
+                self.expr(subject)
+                for case in cases:
+                    if case.guard is not None:
+                        self.expr(case.guard)
+                self.branches([c.body for c in cases] + [[]])
+            case ast.FunctionDef() | ast.AsyncFunctionDef():
+                for decorator in node.decorator_list:
+                    self.expr(decorator)
+                self._dispatch(node)
+                env[node.name] = L.OTHER
+                self.function(node)
+            case ast.ClassDef():
+                for base in node.bases:
+                    self.expr(base)
+                self._dispatch(node)
+                env[node.name] = L.OTHER
+                self.klass(node)
+            case ast.Delete(targets=targets):
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        env.pop(target.id, None)
+                    else:
+                        self.expr(target)
+            case ast.Raise(exc=exc, cause=cause):
+                for part in (exc, cause):
+                    if part is not None:
+                        self.expr(part)
+            case ast.Assert(test=test, msg=msg):
+                self.expr(test)
+                if msg is not None:
+                    self.expr(msg)
+            case _:
+                pass
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            self._dispatch(node)
+
+    def branches(self, bodies: list[list[ast.stmt]]) -> None:
+        scope = self.ctx.scope
+        start = scope.env
+        joined: Env = {}
+        for body in bodies:
+            scope.env = dict(start)
+            self.block(body)
+            self._join_into(joined, scope.env)
+        scope.env = start
+        start.clear()
+        start.update(joined)
+
+    def loop(self, body: list[ast.stmt], orelse: list[ast.stmt]) -> None:
+        env = self.ctx.scope.env
+        before = dict(env)
+        for _ in range(2):
+            self.block(body)
+            self._join_into(env, before)
+        self.block(orelse)
+
+    @staticmethod
+    def _join_into(target: Env, other: Env) -> None:
+        for name, labels in other.items():
+            target[name] = target.get(name, L.NOTHING) | labels
+
+    # -- binding ------------------------------------------------------------------------------
+
+    def bind(self, target: ast.expr, labels: int, value: ast.expr | None) -> None:
+        env = self.ctx.scope.env
+        if isinstance(target, ast.Name):
+            env[target.id] = labels or L.OTHER
+        elif isinstance(target, ast.Tuple | ast.List):
+            if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts):
+                for sub, part in zip(target.elts, value.elts, strict=True):
+                    self.bind(sub, self.ctx.labels(part), part)
+            else:
+                for sub in target.elts:
+                    self.bind(sub, L.element_of(labels), None)
+        elif isinstance(target, ast.Starred):
+            self.bind(target.value, labels, None)
+        elif isinstance(target, ast.Attribute):
+            self.expr(target.value)
+            key = _attribute_key(target)
+            if key is not None:
+                env[key] = labels or L.OTHER
+        elif isinstance(target, ast.Subscript):
+            self.expr(target.value)
+            self.expr(target.slice)
+            if isinstance(target.value, ast.Name):
+                name = target.value.id
+                kept = labels & L.ARTIFACT
+                if labels & (L.RESULT | L.RESULTS | L.MAPPING):
+                    kept |= L.MAPPING
+                env[name] = env.get(name, L.OTHER) | kept
+
+    def bind_iteration(self, target: ast.expr, labels: int, iterable: ast.expr) -> None:
+        """Bind a loop target; `for k, v in mapping.items()` gives results only to `v`."""
+        if (
+            isinstance(target, ast.Tuple)
+            and len(target.elts) == 2
+            and isinstance(iterable, ast.Call)
+            and isinstance(iterable.func, ast.Attribute)
+            and iterable.func.attr == "items"
+        ):
+            owner = self.ctx.labels(iterable.func.value)
+            self.bind(target.elts[0], L.OTHER | (owner & L.ARTIFACT), None)
+            value = L.RESULT if owner & L.MAPPING else L.NOTHING
+            self.bind(target.elts[1], value | (owner & L.ARTIFACT) or L.OTHER, None)
+            return
+        self.bind(target, L.element_of(labels), None)
+
+    # -- expressions --------------------------------------------------------------------------
+
+    def expr(self, node: ast.expr) -> int:
+        labels = self._expr(node)
+        self.ctx.remember(node, labels)
+        self._dispatch(node)
+        return labels
+
+    def _expr(self, node: ast.expr) -> int:
+        env = self.ctx.scope.env
+        match node:
+            case ast.Name(id=name):
+                return env.get(name, L.OTHER)
+            case ast.Constant(value=value):
+                return L.STR | L.OTHER if isinstance(value, str) else L.OTHER
+            case ast.Attribute():
+                return self.attribute(node)
+            case ast.Call():
+                return self.call(node)
+            case ast.Await(value=value):
+                return self.expr(value)
+            case ast.JoinedStr(values=values):
+                out = L.NOTHING
+                for value in values:
+                    out |= self.expr(value)
+                return L.STR | L.derived(out)
+            case ast.FormattedValue(value=value, format_spec=spec):
+                out = self.expr(value)
+                if spec is not None:
+                    self.expr(spec)
+                return out
+            case ast.BinOp(left=left, right=right, op=op):
+                a, b = self.expr(left), self.expr(right)
+                out = L.derived(a | b)
+                if isinstance(op, ast.Mod | ast.Add) and (a | b) & L.STR:
+                    out |= L.STR
+                return out
+            case ast.BoolOp(values=values):
+                out = L.NOTHING
+                for value in values:
+                    out |= self.expr(value)
+                return out
+            case ast.UnaryOp(operand=operand):
+                self.expr(operand)
+                return L.OTHER
+            case ast.Compare(left=left, comparators=comparators):
+                for part in [left, *comparators]:
+                    self.expr(part)
+                return L.OTHER
+            case ast.IfExp(test=test, body=body, orelse=orelse):
+                self.expr(test)
+                return self.expr(body) | self.expr(orelse)
+            case ast.NamedExpr(target=target, value=value):
+                labels = self.expr(value)
+                self.bind(target, labels, value)
+                return labels
+            case ast.List(elts=elts) | ast.Tuple(elts=elts) | ast.Set(elts=elts):
+                out = L.NOTHING
+                for element in elts:
+                    out |= self.expr(element)
+                return _container(out, L.RESULTS)
+            case ast.Dict(keys=keys, values=values):
+                out = L.NOTHING
+                for key in keys:
+                    if key is not None:
+                        self.expr(key)
+                for value in values:
+                    out |= self.expr(value)
+                return _container(out, L.MAPPING)
+            case ast.Starred(value=value):
+                return self.expr(value)
+            case ast.Subscript(value=value, slice=index):
+                owner = self.expr(value)
+                self.expr(index)
+                if isinstance(index, ast.Slice):
+                    return owner & (L.RESULTS | L.ARTIFACT) or L.OTHER
+                out = L.element_of(owner)
+                if owner & L.MAPPING:
+                    out = (out & ~L.OTHER) | L.RESULT
+                return out
+            case ast.Slice(lower=lower, upper=upper, step=step):
+                for part in (lower, upper, step):
+                    if part is not None:
+                        self.expr(part)
+                return L.OTHER
+            case ast.ListComp(elt=elt, generators=gens) | ast.SetComp(
+                elt=elt, generators=gens
+            ) | ast.GeneratorExp(elt=elt, generators=gens):
+                return self.comprehension(gens, [elt], L.RESULTS)
+            case ast.DictComp(key=key, value=value, generators=gens):
+                return self.comprehension(gens, [key, value], L.MAPPING, values_from=1)
+            case ast.Lambda():
+                self.function(node)
+                return L.OTHER
+            case ast.Yield(value=value) | ast.YieldFrom(value=value):
+                if value is not None:
+                    self.expr(value)
+                return L.OTHER
+            case _:
+                for child in ast.iter_child_nodes(node):
+                    if isinstance(child, ast.expr):
+                        self.expr(child)
+                return L.OTHER
+
+    def comprehension(
+        self, generators: list[ast.comprehension], parts: list[ast.expr], kind: int, values_from: int = 0
+    ) -> int:
+        env = self.ctx.scope.env
+        saved = dict(env)
+        for generator in generators:
+            labels = self.expr(generator.iter)
+            self.bind_iteration(generator.target, labels, generator.iter)
+            for condition in generator.ifs:
+                self.expr(condition)
+        out = L.NOTHING
+        for index, part in enumerate(parts):
+            labels = self.expr(part)
+            if index >= values_from:
+                out |= labels
+        env.clear()
+        env.update(saved)
+        return _container(out, kind)
+
+    def attribute(self, node: ast.Attribute) -> int:
+        env = self.ctx.scope.env
+        key = _attribute_key(node)
+        if key is not None and key in env:
+            self.expr(node.value)
+            return env[key]
+        owner = self.expr(node.value)
+        if node.attr == "content" and not owner & L.ARTIFACT:
+            return L.CONTENT | L.STR
+        if node.attr == "is_error":
+            return L.OTHER
+        if owner & L.RESULT and node.attr in ("artifacts", "__dict__"):
+            return L.ARTIFACT
+        if owner & L.ARTIFACT:
+            return L.ARTIFACT
+        scope = self.ctx.scope
+        if isinstance(node.value, ast.Name) and node.value.id == "self" and scope.cls is not None:
+            declared = scope.cls.attributes.get(node.attr)
+            if declared:
+                return declared
+        return L.OTHER
+
+    def call(self, node: ast.Call) -> int:
+        func = node.func
+        receiver = L.NOTHING
+        if isinstance(func, ast.Attribute):
+            receiver = self.expr(func.value)
+            self.ctx.remember(func, receiver)
+        else:
+            self.expr(func)
+        arguments = L.NOTHING
+        first = L.NOTHING
+        for index, arg in enumerate(node.args):
+            labels = self.expr(arg)
+            arguments |= labels
+            if index == 0:
+                first = labels
+        for keyword in node.keywords:
+            arguments |= self.expr(keyword.value)
+        return self._call_result(node, func, receiver, first, arguments)
+
+    def _call_result(self, node: ast.Call, func: ast.expr, receiver: int, first: int, arguments: int) -> int:
+        facts = self.facts
+        dotted = self.ctx.qualify(func)
+        if dotted is not None:
+            if facts.is_result_class(dotted) or facts.is_result_class(dotted.rpartition(".")[0]):
+                return L.RESULT
+            if facts.is_artifact_class(dotted) or facts.is_artifact_class(dotted.rpartition(".")[0]):
+                return L.ARTIFACT
+            if dotted in _OPAQUE:
+                return L.OTHER
+            if dotted in _COLLECTORS:
+                return (first & (L.RESULTS | L.ARTIFACT)) | _container(L.element_of(first), L.RESULTS) | L.OTHER
+            if dotted in _PICKERS:
+                return L.element_of(first)
+            if dotted in _STR_MAKERS:
+                return L.STR | L.derived(arguments)
+            if dotted == "logging.getLogger":
+                return L.LOGGER
+            if dotted == "builtins.dict":
+                return (first | arguments) & (L.MAPPING | L.ARTIFACT) or L.OTHER
+            if isinstance(func, ast.Name) and func.id in facts.functions:
+                return facts.functions[func.id]
+            cls = facts.local_class(func)
+            if cls is not None:
+                return L.TOOL if cls.is_tool else L.OTHER
+            if facts.is_tool_class(dotted):
+                return L.TOOL
+        if isinstance(func, ast.Attribute):
+            method = func.attr
+            if receiver & L.TOOL and method in facts.tool_methods:
+                return L.RESULT
+            owner = self._owner_class(func.value)
+            if owner is not None and method in owner.returns:
+                return owner.returns[method]
+            if receiver & L.MAPPING and method in _MAPPING_PICKERS:
+                return L.RESULT | (receiver & L.ARTIFACT)
+            if receiver & L.MAPPING and method in _MAPPING_VIEWS:
+                return L.RESULTS | (receiver & L.ARTIFACT)
+            if receiver & L.RESULTS and method in _SEQUENCE_PICKERS:
+                return L.RESULT | (receiver & L.ARTIFACT)
+            if receiver & L.RESULT and method in ("to_flowdrop", "audit_record"):
+                return L.ARTIFACT
+            if receiver & L.STR and method in _STR_METHODS:
+                return L.STR | L.derived(receiver | arguments)
+        return L.derived(receiver | arguments)
+
+    def _owner_class(self, value: ast.expr) -> ClassInfo | None:
+        scope = self.ctx.scope
+        if isinstance(value, ast.Name):
+            if value.id == "self" and scope.cls is not None:
+                return scope.cls
+            return self.facts.local_class(value)
+        return None
+
+
+def _container(inner: int, kind: int) -> int:
+    out = (inner & (L.ARTIFACT | L.TOOLS)) | L.OTHER
+    if inner & (L.RESULT | L.RESULTS | L.MAPPING):
+        out |= kind
+    if inner & L.TOOL:
+        out |= L.TOOLS
+    if inner & (L.CONTENT | L.DERIVED):
+        out |= L.DERIVED
+    return out
+
+
+def _attribute_key(node: ast.Attribute) -> str | None:
+    if isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None

@@ -1,0 +1,104 @@
+"""What checks share: the base class and the sink and result-mapping matchers."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import ClassVar
+
+from toolwire.analysis import labels as L
+from toolwire.analysis.flow import Context
+from toolwire.config import CallSink
+
+
+class Check:
+    """A rule's logic. Subclasses set `code` and define `visit_<ast node type>` methods."""
+
+    code: ClassVar[str]
+
+    def report(self, ctx: Context, node: ast.AST, message: str, fix: str | None = None) -> None:
+        ctx.report(self.code, node, message, fix)
+
+
+def call_sink_payloads(
+    node: ast.Call, ctx: Context, table: dict[str, list[CallSink]]
+) -> Iterator[tuple[str, ast.expr]]:
+    """(sink name, payload) for each argument of `node` that a configured sink names."""
+    if not table:
+        return
+    target = ctx.qualify(node.func)
+    if target is None or target not in table:
+        return
+    for sink in table[target]:
+        short = sink.target.rpartition(".")[2] if "." in sink.target else sink.target
+        owner = sink.target.rsplit(".", 2)
+        label = ".".join(owner[-2:]) if len(owner) > 2 else short
+        if sink.any_argument:
+            for arg in node.args:
+                yield label, arg.value if isinstance(arg, ast.Starred) else arg
+            for keyword in node.keywords:
+                yield label, keyword.value
+            continue
+        for keyword in node.keywords:
+            if sink.name is not None and keyword.arg == sink.name:
+                yield label, keyword.value
+        if sink.index is not None and sink.index < len(node.args):
+            before = node.args[: sink.index + 1]
+            if not any(isinstance(a, ast.Starred) for a in before):
+                yield label, node.args[sink.index]
+
+
+def message_sink_payloads(node: ast.Dict, ctx: Context) -> Iterator[tuple[str, ast.expr]]:
+    """(sink name, payload) for a dict literal that a message-literal sink describes."""
+    sinks = ctx.facts.message_sinks
+    if not sinks:
+        return
+    fields = constant_fields(node)
+    for sink in sinks:
+        discriminator = fields.get(sink.key)
+        if (
+            isinstance(discriminator, ast.Constant)
+            and discriminator.value == sink.value
+            and sink.payload in fields
+        ):
+            yield f'{{"{sink.key}": "{sink.value}"}}', fields[sink.payload]
+
+
+def constant_fields(node: ast.Dict) -> dict[str, ast.expr]:
+    return {
+        key.value: value
+        for key, value in zip(node.keys, node.values, strict=True)
+        if isinstance(key, ast.Constant) and isinstance(key.value, str)
+    }
+
+
+def result_mapping_fields(node: ast.Dict | ast.Call) -> dict[str, ast.expr] | None:
+    """The fields of a FlowDrop-shaped result mapping (`success` and `data` keys), else None."""
+    if isinstance(node, ast.Dict):
+        fields = constant_fields(node)
+    else:
+        fields = {k.arg: k.value for k in node.keywords if k.arg is not None}
+    return fields if "success" in fields and "data" in fields else None
+
+
+def is_empty_collection(node: ast.expr) -> bool:
+    if isinstance(node, ast.List | ast.Tuple) and not node.elts:
+        return True
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("list", "tuple")
+        and not node.args
+        and not node.keywords
+    )
+
+
+def holds_result(ctx: Context, node: ast.expr) -> bool:
+    return L.holds_result(ctx.labels(node))
+
+
+def holder(ctx: Context, node: ast.expr) -> str:
+    """`ToolResult r` or `rs, which holds ToolResults`, for messages."""
+    if ctx.labels(node) & L.RESULT:
+        return f"ToolResult {ctx.describe(node)}"
+    return f"{ctx.describe(node)}, which holds ToolResults"

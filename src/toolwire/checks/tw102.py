@@ -1,0 +1,18 @@
+from __future__ import annotations
+
+import ast
+
+from toolwire.analysis.flow import Context
+from toolwire.checks.base import Check
+
+
+class DirectConstruction(Check):
+    code = "TW102"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if ctx.facts.is_result_class(ctx.qualify(node.func)):
+            self.report(
+                ctx,
+                node,
+                "ToolResult(...) called directly: use ToolResult.text() or ToolResult.error()",
+            )

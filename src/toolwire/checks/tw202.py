@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import ast
+
+from toolwire.analysis import labels as L
+from toolwire.analysis.flow import Context
+from toolwire.checks.base import Check, holder, holds_result
+
+_ADVICE = "interpolate .content instead"
+
+
+class ResultFormatted(Check):
+    code = "TW202"
+
+    def visit_JoinedStr(self, node: ast.JoinedStr, ctx: Context) -> None:
+        for part in node.values:
+            if isinstance(part, ast.FormattedValue) and holds_result(ctx, part.value):
+                self.report(ctx, node, f"f-string of {holder(ctx, part.value)}: {_ADVICE}")
+                return
+
+    def visit_BinOp(self, node: ast.BinOp, ctx: Context) -> None:
+        left, right = node.left, node.right
+        if isinstance(node.op, ast.Mod) and _is_str(ctx, left) and holds_result(ctx, right):
+            self.report(ctx, node, f"%-format of {holder(ctx, right)}: {_ADVICE}")
+        elif isinstance(node.op, ast.Add):
+            for this, other in ((left, right), (right, left)):
+                if holds_result(ctx, this) and _is_str(ctx, other):
+                    self.report(ctx, node, f"str + {holder(ctx, this)}: {_ADVICE}")
+                    return
+
+    def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
+        if (
+            isinstance(node.op, ast.Add)
+            and _is_str(ctx, node.target)
+            and holds_result(ctx, node.value)
+        ):
+            self.report(ctx, node, f"str += {holder(ctx, node.value)}: {_ADVICE}")
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        func = node.func
+        if not isinstance(func, ast.Attribute) or func.attr not in ("format", "join"):
+            return
+        if _is_str(ctx, func.value):
+            arguments = [*node.args, *(k.value for k in node.keywords)]
+        elif ctx.qualify(func.value) == "builtins.str":
+            arguments = [*node.args[1:], *(k.value for k in node.keywords)]
+        else:
+            return
+        if func.attr == "join":
+            arguments = arguments[:1]
+        for argument in arguments:
+            if holds_result(ctx, argument):
+                self.report(ctx, node, f"str.{func.attr}() of {holder(ctx, argument)}: {_ADVICE}")
+                return
+
+
+def _is_str(ctx: Context, node: ast.expr) -> bool:
+    return bool(ctx.labels(node) & L.STR)

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import ast
+
+from toolwire.analysis import labels as L
+from toolwire.analysis.flow import Context
+from toolwire.checks.base import Check, holder, holds_result
+
+LEVELS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
+)
+
+
+class ResultPrintedOrLogged(Check):
+    code = "TW204"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        kind = _kind(node, ctx)
+        if kind is None:
+            return
+        for argument in [*node.args, *(k.value for k in node.keywords)]:
+            value = argument.value if isinstance(argument, ast.Starred) else argument
+            if holds_result(ctx, value):
+                self.report(
+                    ctx,
+                    node,
+                    f"{kind} of {holder(ctx, value)} stringifies it: log .content, is_error "
+                    "or the artifact count",
+                )
+                return
+
+
+def _kind(node: ast.Call, ctx: Context) -> str | None:
+    func = node.func
+    name = ctx.qualify(func)
+    if name == "builtins.print":
+        return "print()"
+    if name is not None and name.startswith("logging.") and name[8:] in LEVELS:
+        return f"{name}()"
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr in LEVELS
+        and ctx.labels(func.value) & L.LOGGER
+    ):
+        return f"logger.{func.attr}()"
+    return None

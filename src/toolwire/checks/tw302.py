@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+import ast
+
+from toolwire.analysis import labels as L
+from toolwire.analysis.flow import Context
+from toolwire.checks.base import Check
+from toolwire.checks.tw301 import wire_payloads
+
+
+class ArtifactOnWire(Check):
+    code = "TW302"
+
+    def visit_Call(self, node: ast.Call | ast.Dict, ctx: Context) -> None:
+        for sink, payload in wire_payloads(node, ctx):
+            if ctx.labels(payload) & L.ARTIFACT:
+                self.report(
+                    ctx,
+                    payload,
+                    f"{sink} receives {ctx.describe(payload)}, computed from artifacts: "
+                    "artifacts are run-only",
+                )
+
+    visit_Dict = visit_Call

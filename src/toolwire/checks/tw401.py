@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+import ast
+
+from toolwire.analysis import labels as L
+from toolwire.analysis.flow import Context
+from toolwire.checks.base import Check, call_sink_payloads
+
+
+class ArtifactInResumableState(Check):
+    code = "TW401"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        for sink, payload in call_sink_payloads(node, ctx, ctx.facts.state_sinks):
+            labels = ctx.labels(payload)
+            if labels & (L.ARTIFACT | L.WHOLE):
+                what = "artifacts" if labels & L.ARTIFACT else "ToolResults and their artifacts"
+                self.report(
+                    ctx,
+                    payload,
+                    f"{sink} receives {ctx.describe(payload)}, which carries {what}: "
+                    "persist .content instead",
+                )

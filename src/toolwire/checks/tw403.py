@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+import ast
+
+from toolwire.analysis import labels as L
+from toolwire.analysis.flow import Context
+from toolwire.checks.base import Check, constant_fields, result_mapping_fields
+
+_ADVICE = "artifacts go beside data, never inside it (RT-TOOL-1.3)"
+
+
+class ArtifactsFoldedIntoData(Check):
+    code = "TW403"
+
+    def visit_Dict(self, node: ast.Dict | ast.Call, ctx: Context) -> None:
+        fields = result_mapping_fields(node)
+        if fields is None:
+            return
+        data = fields["data"]
+        folded = isinstance(data, ast.Dict) and "artifacts" in constant_fields(data)
+        if folded or ctx.labels(data) & L.ARTIFACT:
+            self.report(ctx, data, f"the result's data holds artifacts: {_ADVICE}")
+
+    visit_Call = visit_Dict
+
+    def visit_Assign(self, node: ast.Assign, ctx: Context) -> None:
+        for target in node.targets:
+            if (
+                isinstance(target, ast.Subscript)
+                and _is_key(target.slice, "artifacts")
+                and isinstance(target.value, ast.Subscript)
+                and _is_key(target.value.slice, "data")
+            ):
+                self.report(ctx, target, f'["data"]["artifacts"] assigned: {_ADVICE}')
+
+
+def _is_key(node: ast.expr, key: str) -> bool:
+    return isinstance(node, ast.Constant) and node.value == key
