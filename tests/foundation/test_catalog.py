@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolwire.catalog import FAMILIES, LAYERS, CatalogError, catalog, nearest, parse_rule
+
+DESIGN_CODES = [
+    "TW000", "TW101", "TW102", "TW103", "TW104", "TW105", "TW201", "TW202", "TW203",
+    "TW204", "TW301", "TW302", "TW303", "TW401", "TW402", "TW403", "TW404",
+]  # fmt: skip
+
+
+def toolwire(*args: str) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("toolwire", path=str(Path(sys.executable).parent))
+    assert exe, "the toolwire console script is installed beside the interpreter"
+    return subprocess.run([exe, *args], capture_output=True, text=True)
+
+
+def test_catalog_has_every_code_of_the_design() -> None:
+    assert list(catalog()) == DESIGN_CODES
+
+
+@pytest.mark.parametrize("code", DESIGN_CODES)
+def test_rule_files_are_complete(code: str) -> None:
+    rule = catalog()[code]
+    assert rule.family in (*FAMILIES, "input")
+    assert set(rule.layers) <= set(LAYERS)
+    assert rule.section("What it does") and rule.section("Why is this bad?")
+    if code == "TW000":
+        return
+    kinds = {e.kind for e in rule.examples}
+    assert {"flagged", "clean"} <= kinds
+    for example in rule.examples_of("flagged", "syntax") + rule.examples_of("flagged", "mypy"):
+        assert example.expected(), f"{code} flagged example at line {example.line} expects nothing"
+        assert all(c == code or re.fullmatch(r"TW\d{3}", c) for _, c in example.expected())
+    for example in rule.examples:
+        if example.kind == "clean":
+            assert not example.expected()
+        compile(example.code, f"{code}.md:{example.line}", "exec")
+    if rule.fix:
+        assert {"before", "after"} <= kinds
+
+
+def test_parse_rule_rejects_missing_front_matter() -> None:
+    with pytest.raises(CatalogError):
+        parse_rule("# no front matter\n", "X.md")
+    with pytest.raises(CatalogError, match="lacks"):
+        parse_rule('+++\ncode = "TW999"\n+++\n', "TW999.md")
+
+
+def test_nearest_suggests_close_codes() -> None:
+    assert "TW301" in nearest("TW310")
+    assert "TW301" in nearest("tw301x")
+
+
+def test_rules_command_lists_the_catalog() -> None:
+    done = toolwire("rules")
+    assert done.returncode == 0
+    listed = re.findall(r"^(TW\d{3})\s", done.stdout, re.M)
+    assert listed == DESIGN_CODES
+
+
+def test_explain_shows_statement_why_and_examples() -> None:
+    done = toolwire("explain", "tw301")
+    assert done.returncode == 0
+    assert done.stdout.startswith("TW301 wire-payload-not-content (wire)")
+    assert "## Why is this bad?" in done.stdout and "```python flagged" in done.stdout
+
+
+def test_explain_unknown_code_exits_2_with_suggestions() -> None:
+    done = toolwire("explain", "TW310")
+    assert done.returncode == 2
+    assert "unknown rule code" in done.stderr and "TW301" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_version() -> None:
+    import toolwire as package
+
+    done = toolwire("--version")
+    assert done.returncode == 0 and package.__version__ in done.stdout
