@@ -80,7 +80,9 @@ class Config:
     @property
     def artifact_classes(self) -> tuple[str, ...]:
         """The artifact type lives beside each result class (`pkg.ToolArtifact`)."""
-        return tuple(f"{c.rpartition('.')[0]}.ToolArtifact".lstrip(".") for c in self.result_classes)
+        return tuple(
+            f"{c.rpartition('.')[0]}.ToolArtifact".lstrip(".") for c in self.result_classes
+        )
 
     @property
     def has_wire_sinks(self) -> bool:
@@ -122,7 +124,9 @@ def _dotted(path: Path | None, key: str, name: str) -> str:
     return name
 
 
-def parse_sink(path: Path | None, key: str, spec: str, roots: Sequence[Path]) -> CallSink | MessageSink:
+def parse_sink(
+    path: Path | None, key: str, spec: str, roots: Sequence[Path]
+) -> CallSink | MessageSink:
     """`pkg.mod.Class.method:param` (a position or a name) or `key=value:payload`."""
     head, sep, param = spec.rpartition(":") if ":" in spec else (spec, "", "")
     if "=" in head:
@@ -332,7 +336,9 @@ def _dedupe(items: Iterable[_T]) -> list[_T]:
     return list(dict.fromkeys(items))
 
 
-def _call_sinks(path: Path | None, key: str, value: object, roots: Sequence[Path]) -> tuple[CallSink, ...]:
+def _call_sinks(
+    path: Path | None, key: str, value: object, roots: Sequence[Path]
+) -> tuple[CallSink, ...]:
     sinks = []
     for spec in _str_list(path, key, value):
         sink = parse_sink(path, key, spec, roots)
@@ -345,7 +351,7 @@ def _call_sinks(path: Path | None, key: str, value: object, roots: Sequence[Path
 def _codes(path: Path | None, key: str, value: object) -> tuple[str, ...]:
     codes = _str_list(path, key, value)
     for code in codes:
-        if not (code.startswith("TW") and code[2:].isdigit() or code == "TW"):
+        if not ((code.startswith("TW") and code[2:].isdigit()) or code == "TW"):
             raise ConfigError(path, key, f"{code!r} is not a TW code or prefix")
     return codes
 

@@ -96,6 +96,9 @@ def check_tree(
         findings = analyse(tree, lines, path, config, module=module, known_tools=known_tools)
     except RecursionError:
         return [unreadable(path, "cannot analyse: too deeply nested")]
+    except Exception as exc:  # a bug in a check must not stop the run or show a traceback
+        line = getattr(exc, "lineno", 1)
+        return [unreadable(path, f"internal error in toolwire: {type(exc).__name__}: {exc}", line)]
     return sorted({f for f in findings if config.enabled(f.code)})
 
 

@@ -56,7 +56,9 @@ def test_presets_add_message_sinks() -> None:
 
 def test_positional_sink_needs_no_source(tmp_path: Path) -> None:
     path = write(tmp_path, '[tool.toolwire]\nwire-sinks = ["nowhere.Chat.send:2"]\n')
-    assert load_config(path).wire_sinks == (CallSink("nowhere.Chat.send", 2, None, "nowhere.Chat.send:2"),)
+    assert load_config(path).wire_sinks == (
+        CallSink("nowhere.Chat.send", 2, None, "nowhere.Chat.send:2"),
+    )
 
 
 @pytest.mark.parametrize(

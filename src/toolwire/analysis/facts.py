@@ -90,19 +90,19 @@ class Names:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
                     self.assigned.update(_bound_names(target))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
+        for found in ast.walk(tree):
+            if isinstance(found, ast.Import):
+                for alias in found.names:
                     if alias.asname:
                         self.aliases[alias.asname] = alias.name
                     else:
                         head = alias.name.partition(".")[0]
                         self.aliases[head] = head
-            elif isinstance(node, ast.ImportFrom):
-                base = self._from_base(node)
+            elif isinstance(found, ast.ImportFrom):
+                base = self._from_base(found)
                 if base is None:
                     continue
-                for alias in node.names:
+                for alias in found.names:
                     if alias.name != "*":
                         self.aliases[alias.asname or alias.name] = f"{base}.{alias.name}".lstrip(
                             "."
@@ -276,6 +276,8 @@ class ModuleFacts:
             self._members(info)
 
     def _is_tool(self, info: ClassInfo) -> bool:
+        if info.qualname in self.tool_classes:
+            return True  # a configured tool base defined in this very module
         if any(self.is_tool_class(b) for b in info.bases):
             return True
         if any(b in self.classes and self.classes[b].is_tool for b in _local_bases(info)):

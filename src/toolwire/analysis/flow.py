@@ -27,6 +27,7 @@ _OPAQUE = frozenset(
 _COLLECTORS = frozenset(
     f"builtins.{n}" for n in ("list", "tuple", "set", "frozenset", "sorted", "reversed", "iter")
 )
+_AWAITERS = frozenset({"asyncio.run"})  # runs a coroutine: like `await`
 _PICKERS = frozenset(f"builtins.{n}" for n in ("next", "min", "max"))
 _STR_MAKERS = frozenset(f"builtins.{n}" for n in ("str", "repr", "ascii", "format"))
 _MAPPING_PICKERS = frozenset({"get", "pop", "setdefault"})
@@ -127,9 +128,9 @@ class Flow:
         positional = [*args.posonlyargs, *args.args]
         for arg in [*positional, *args.kwonlyargs]:
             env[arg.arg] = self.facts.annotation(arg.annotation) or L.OTHER
-        for arg in (args.vararg, args.kwarg):
-            if arg is not None:
-                env[arg.arg] = L.OTHER
+        for rest in (args.vararg, args.kwarg):
+            if rest is not None:
+                env[rest.arg] = L.OTHER
         is_static = any(
             isinstance(d, ast.Name) and d.id == "staticmethod"
             for d in getattr(node, "decorator_list", [])
@@ -148,7 +149,9 @@ class Flow:
     def klass(self, node: ast.ClassDef) -> None:
         outer = self.ctx.scope
         info = self.facts.classes.get(node.name)
-        self.ctx.scope = Scope(node, f"{outer.qualname}.{node.name}".lstrip("."), info, dict(outer.env))
+        self.ctx.scope = Scope(
+            node, f"{outer.qualname}.{node.name}".lstrip("."), info, dict(outer.env)
+        )
         try:
             self.block(node.body)
         finally:
@@ -175,7 +178,11 @@ class Flow:
                 if value is not None or declared:
                     self.bind(target, declared or labels, value)
             case ast.AugAssign(target=target, value=value):
-                current = self.expr(target) if not isinstance(target, ast.Name) else env.get(target.id, L.OTHER)
+                current = (
+                    self.expr(target)
+                    if not isinstance(target, ast.Name)
+                    else env.get(target.id, L.OTHER)
+                )
                 self.ctx.remember(target, current)
                 labels = self.expr(value)
                 combined = current | L.derived(labels) if isinstance(node.op, ast.Add) else current
@@ -190,8 +197,9 @@ class Flow:
             case ast.While(test=test, body=body, orelse=orelse):
                 self.expr(test)
                 self.loop(body, orelse)
-            case ast.For(target=target, iter=iterable, body=body, orelse=orelse) | ast.AsyncFor(
-                target=target, iter=iterable, body=body, orelse=orelse
+            case (
+                ast.For(target=target, iter=iterable, body=body, orelse=orelse)
+                | ast.AsyncFor(target=target, iter=iterable, body=body, orelse=orelse)
             ):
                 labels = self.expr(iterable)
                 self.bind_iteration(target, labels, iterable)
@@ -202,8 +210,9 @@ class Flow:
                     if item.optional_vars is not None:
                         self.bind(item.optional_vars, labels, item.context_expr)
                 self.block(body)
-            case ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody) | ast.TryStar(
-                body=body, handlers=handlers, orelse=orelse, finalbody=finalbody
+            case (
+                ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody)
+                | ast.TryStar(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody)
             ):
                 before = dict(env)
                 self.block(body)
@@ -405,13 +414,15 @@ class Flow:
                     out = (out & ~L.OTHER) | L.RESULT
                 return out
             case ast.Slice(lower=lower, upper=upper, step=step):
-                for part in (lower, upper, step):
-                    if part is not None:
-                        self.expr(part)
+                for bound in (lower, upper, step):
+                    if bound is not None:
+                        self.expr(bound)
                 return L.OTHER
-            case ast.ListComp(elt=elt, generators=gens) | ast.SetComp(
-                elt=elt, generators=gens
-            ) | ast.GeneratorExp(elt=elt, generators=gens):
+            case (
+                ast.ListComp(elt=elt, generators=gens)
+                | ast.SetComp(elt=elt, generators=gens)
+                | ast.GeneratorExp(elt=elt, generators=gens)
+            ):
                 return self.comprehension(gens, [elt], L.RESULTS)
             case ast.DictComp(key=key, value=value, generators=gens):
                 return self.comprehension(gens, [key, value], L.MAPPING, values_from=1)
@@ -429,7 +440,11 @@ class Flow:
                 return L.OTHER
 
     def comprehension(
-        self, generators: list[ast.comprehension], parts: list[ast.expr], kind: int, values_from: int = 0
+        self,
+        generators: list[ast.comprehension],
+        parts: list[ast.expr],
+        kind: int,
+        values_from: int = 0,
     ) -> int:
         env = self.ctx.scope.env
         saved = dict(env)
@@ -488,18 +503,28 @@ class Flow:
             arguments |= self.expr(keyword.value)
         return self._call_result(node, func, receiver, first, arguments)
 
-    def _call_result(self, node: ast.Call, func: ast.expr, receiver: int, first: int, arguments: int) -> int:
+    def _call_result(
+        self, node: ast.Call, func: ast.expr, receiver: int, first: int, arguments: int
+    ) -> int:
         facts = self.facts
         dotted = self.ctx.qualify(func)
         if dotted is not None:
             if facts.is_result_class(dotted) or facts.is_result_class(dotted.rpartition(".")[0]):
                 return L.RESULT
-            if facts.is_artifact_class(dotted) or facts.is_artifact_class(dotted.rpartition(".")[0]):
+            if facts.is_artifact_class(dotted) or facts.is_artifact_class(
+                dotted.rpartition(".")[0]
+            ):
                 return L.ARTIFACT
             if dotted in _OPAQUE:
                 return L.OTHER
             if dotted in _COLLECTORS:
-                return (first & (L.RESULTS | L.ARTIFACT)) | _container(L.element_of(first), L.RESULTS) | L.OTHER
+                return (
+                    (first & (L.RESULTS | L.ARTIFACT))
+                    | _container(L.element_of(first), L.RESULTS)
+                    | L.OTHER
+                )
+            if dotted in _AWAITERS:
+                return first or L.OTHER
             if dotted in _PICKERS:
                 return L.element_of(first)
             if dotted in _STR_MAKERS:

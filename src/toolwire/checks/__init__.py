@@ -10,9 +10,10 @@ import pkgutil
 from collections.abc import Callable
 from functools import cache
 
+from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check
 
-Visitor = Callable[[ast.AST, object], None]
+Visitor = Callable[[ast.AST, Context], None]
 
 
 @cache
@@ -24,7 +25,9 @@ def all_checks() -> tuple[Check, ...]:
 
 
 @cache
-def visitors(select: tuple[str, ...], ignore: tuple[str, ...]) -> dict[type[ast.AST], list[Visitor]]:
+def visitors(
+    select: tuple[str, ...], ignore: tuple[str, ...]
+) -> dict[type[ast.AST], list[Visitor]]:
     """Node type → the bound visit methods of the enabled checks."""
     from toolwire.config import code_enabled
 

@@ -17,6 +17,4 @@ class ErrorWithArtifacts(Check):
             return
         extra = len(node.args) > 1 or any(isinstance(a, ast.Starred) for a in node.args)
         if extra or node.keywords:
-            self.report(
-                ctx, node, "ToolResult.error() given artifacts: a failed call carries none"
-            )
+            self.report(ctx, node, "ToolResult.error() given artifacts: a failed call carries none")

@@ -14,9 +14,7 @@ class ResultSubclassOrStringForm(Check):
     def visit_ClassDef(self, node: ast.ClassDef, ctx: Context) -> None:
         for base in node.bases:
             if ctx.facts.is_result_class(ctx.qualify(base)):
-                self.report(
-                    ctx, node, f"class {node.name} subclasses ToolResult, which is final"
-                )
+                self.report(ctx, node, f"class {node.name} subclasses ToolResult, which is final")
 
     def visit_Assign(self, node: ast.Assign, ctx: Context) -> None:
         for target in node.targets:

@@ -33,6 +33,12 @@ class WirePayloadNotContent(Check):
                     f"{sink} receives the whole ToolResult {shown}: pass {shown}.content",
                     fix="wire-content",
                 )
+            elif labels & L.RESULT:
+                self.report(
+                    ctx,
+                    payload,
+                    f"{sink} receives {shown}, which may be a whole ToolResult: pass .content",
+                )
             elif L.holds_result(labels):
                 self.report(
                     ctx, payload, f"{sink} receives {shown}, which holds ToolResults: pass .content"

@@ -11,7 +11,11 @@ class EmptyArtifactsKey(Check):
 
     def visit_Dict(self, node: ast.Dict | ast.Call, ctx: Context) -> None:
         fields = result_mapping_fields(node)
-        if fields is not None and "artifacts" in fields and is_empty_collection(fields["artifacts"]):
+        if (
+            fields is not None
+            and "artifacts" in fields
+            and is_empty_collection(fields["artifacts"])
+        ):
             self.report(
                 ctx,
                 fields["artifacts"],
