@@ -303,18 +303,36 @@ class ModuleFacts:
                 if labels:
                     info.returns[statement.name] = labels
                 for node in ast.walk(statement):
-                    if (
-                        isinstance(node, ast.AnnAssign)
-                        and isinstance(node.target, ast.Attribute)
-                        and isinstance(node.target.value, ast.Name)
-                        and node.target.value.id == "self"
-                    ):
-                        labels = self.annotation(node.annotation)
-                        if labels:
-                            info.attributes[node.target.attr] = labels
+                    labels = self._self_attribute(node)
+                    if labels and isinstance(node, ast.AnnAssign | ast.Assign):
+                        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
+                        assert isinstance(target, ast.Attribute)
+                        info.attributes[target.attr] = labels
+
+    def _self_attribute(self, node: ast.AST) -> int:
+        """Labels of `self.x: T = ...` or `self.x = logging.getLogger(...)`, else 0."""
+        if isinstance(node, ast.AnnAssign) and _is_self_attribute(node.target):
+            return self.annotation(node.annotation)
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and _is_self_attribute(node.targets[0])
+            and isinstance(node.value, ast.Call)
+            and self.names.qualify(node.value.func) == "logging.getLogger"
+        ):
+            return L.LOGGER
+        return L.NOTHING
 
     def is_tool_method(self, info: ClassInfo | None, name: str) -> bool:
         return name in self.tool_methods and (info is None or info.is_tool)
+
+
+def _is_self_attribute(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
 
 
 def _local_bases(info: ClassInfo) -> Iterator[str]:
