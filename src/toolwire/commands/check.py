@@ -1,0 +1,351 @@
+"""`toolwire check`: run the syntax layer over files and report the findings.
+
+Exit codes: 0 clean; 1 findings; 2 usage, config or input errors (a TW000 finding, an
+unreadable path, an internal error). 2 wins over 1, and `--exit-zero` only turns
+findings into 0: input errors still exit 2.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import click
+
+from toolwire.config import Config, ConfigError, find_config, load_config
+from toolwire.engine import check_source, module_name
+from toolwire.files import STDIN, discover, read
+from toolwire.findings import Finding
+from toolwire.reporters import REPORTERS, Report, RunError
+
+WIRE_CODES = ("TW301", "TW302")
+PARALLEL_ABOVE = 8  # files; below this a process pool costs more than it saves
+PROGRESS_ABOVE = 50  # files
+_CODE = re.compile(r"TW\d{0,3}")
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One file to check; pickled to worker processes."""
+
+    path: str
+    display: str
+    config: Config
+    module: str | None
+
+
+FileResult = tuple[list[Finding], list[RunError]]
+
+
+def check_file(task: Task, source: bytes | None = None) -> FileResult:
+    """Findings for one file; never raises (a crash becomes an internal error)."""
+    try:
+        data = source if source is not None else read(Path(task.path))
+        if isinstance(data, Finding):
+            return [replace(data, path=task.display)], []
+        return check_source(data, task.display, task.config, module=task.module), []
+    except Exception as exc:
+        return [], [internal_error(task.display, exc)]
+
+
+def check_chunk(tasks: Sequence[Task]) -> list[FileResult]:
+    return [check_file(task) for task in tasks]
+
+
+def internal_error(path: str, exc: BaseException) -> RunError:
+    return RunError(path, f"internal error in {path}: {type(exc).__name__}: {exc}")
+
+
+# -- options -------------------------------------------------------------------------------
+
+
+def _split_codes(
+    ctx: click.Context, param: click.Parameter, values: Sequence[str]
+) -> tuple[str, ...] | None:
+    if not values:
+        return None
+    codes = tuple(c.strip().upper() for v in values for c in v.split(",") if c.strip())
+    for code in codes:
+        if not _CODE.fullmatch(code):
+            raise click.BadParameter(f"{code!r} is not a TW code or prefix (e.g. TW301, TW3)")
+    return codes
+
+
+@click.command("check")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(list(REPORTERS)),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    callback=_split_codes,
+    help="Codes or prefixes to report (comma separated, repeatable); replaces the config's.",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    callback=_split_codes,
+    help="Codes or prefixes to leave out (comma separated, repeatable); replaces the config's.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Worker processes (0: one per core). Default: one per core for more than "
+    f"{PARALLEL_ABOVE} files, else 1.",
+)
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings (not on errors).")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Use this pyproject.toml or toolwire.toml instead of the nearest one of each file.",
+)
+@click.option(
+    "--stdin-filename",
+    default=None,
+    help="The name of the file read from stdin (`-`): shown in output, used to find config.",
+)
+def command(
+    paths: tuple[str, ...],
+    output_format: str,
+    select: tuple[str, ...] | None,
+    ignore: tuple[str, ...] | None,
+    jobs: int | None,
+    exit_zero: bool,
+    config_file: Path | None,
+    stdin_filename: str | None,
+) -> None:
+    """Check PATH... (default: the current directory) for tool results leaking to the wire.
+
+    `-` reads stdin. Exit codes: 0 clean, 1 findings, 2 usage, config or input errors.
+    """
+    try:
+        status = run(
+            paths,
+            output_format=output_format,
+            select=select,
+            ignore=ignore,
+            jobs=jobs,
+            exit_zero=exit_zero,
+            config_file=config_file,
+            stdin_filename=stdin_filename,
+        )
+    except Exception as exc:  # the last line of defence: never a traceback
+        click.echo(f"toolwire: internal error: {type(exc).__name__}: {exc}", err=True)
+        status = 2
+    sys.exit(status)
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+class _Configs:
+    """The config of each file: `--config`, or the nearest one, looked up once per directory."""
+
+    def __init__(
+        self,
+        config_file: Path | None,
+        select: tuple[str, ...] | None,
+        ignore: tuple[str, ...] | None,
+    ) -> None:
+        self._fixed = config_file
+        self._overrides: dict[str, Any] = {}
+        if select is not None:
+            self._overrides["select"] = select
+        if ignore is not None:
+            self._overrides["ignore"] = ignore
+        self._by_dir: dict[Path, Path | None] = {}
+        self._by_file: dict[Path | None, Config | ConfigError] = {}
+
+    def for_path(self, path: Path) -> Config | ConfigError:
+        source = self._fixed if self._fixed is not None else self._nearest(path)
+        if source not in self._by_file:
+            try:
+                config = load_config(source)
+                self._by_file[source] = config.with_overrides(**self._overrides)
+            except ConfigError as exc:
+                self._by_file[source] = exc
+        return self._by_file[source]
+
+    def _nearest(self, path: Path) -> Path | None:
+        directory = Path(os.path.abspath(path)).parent
+        if directory not in self._by_dir:
+            self._by_dir[directory] = find_config(directory)
+        return self._by_dir[directory]
+
+
+def display_path(path: Path, cwd: Path) -> str:
+    """Relative to the working directory when below it, else as given."""
+    if path.is_absolute():
+        for candidate in (path, path.resolve()):
+            try:
+                return str(candidate.relative_to(cwd))
+            except ValueError:
+                continue
+    return str(path)
+
+
+def run(
+    paths: Sequence[str],
+    *,
+    output_format: str = "text",
+    select: tuple[str, ...] | None = None,
+    ignore: tuple[str, ...] | None = None,
+    jobs: int | None = None,
+    exit_zero: bool = False,
+    config_file: Path | None = None,
+    stdin_filename: str | None = None,
+) -> int:
+    if not paths:
+        paths = (STDIN,) if stdin_filename else (".",)
+    cwd = Path.cwd()
+    files, input_errors = discover(paths)
+    configs = _Configs(config_file, select, ignore)
+
+    tasks: list[Task] = []
+    stdin_task: Task | None = None
+    problems: dict[str, None] = {}
+    crashes: list[RunError] = []
+    for path in files:
+        try:
+            task = _task(path, cwd, configs, stdin_filename)
+        except Exception as exc:
+            crashes.append(internal_error(display_path(path, cwd), exc))
+            continue
+        if isinstance(task, ConfigError):
+            problems[str(task)] = None
+        elif task.path == STDIN:
+            stdin_task = task
+        else:
+            tasks.append(task)
+    if problems:
+        for problem in problems:
+            click.echo(f"toolwire: {problem}", err=True)
+        return 2
+
+    results: list[FileResult] = []
+    if stdin_task is not None:
+        source = read(Path(STDIN))
+        results.append(
+            ([replace(source, path=stdin_task.display)], [])
+            if isinstance(source, Finding)
+            else check_file(stdin_task, source)
+        )
+    results += _check_all(tasks, _job_count(jobs, len(tasks)))
+
+    report = Report(
+        findings=[f for found, _ in results for f in found] + input_errors,
+        errors=crashes + [e for _, errors in results for e in errors],
+        files_checked=len(files) + len({f.path for f in input_errors}),
+        notes=_notes(
+            files, [t.config for t in tasks] + ([stdin_task.config] if stdin_task else [])
+        ),
+    )
+    try:
+        REPORTERS[output_format](report, sys.stdout, sys.stderr)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `toolwire check | head`: the reader is gone, not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if report.input_errors or report.errors:
+        return 2
+    return 1 if report.findings and not exit_zero else 0
+
+
+def _task(
+    path: Path, cwd: Path, configs: _Configs, stdin_filename: str | None
+) -> Task | ConfigError:
+    if str(path) != STDIN:
+        config = configs.for_path(path)
+        if isinstance(config, ConfigError):
+            return config
+        return Task(str(path), display_path(path, cwd), config, module_name(path, config))
+    named = Path(stdin_filename) if stdin_filename else None
+    config = configs.for_path(named or cwd / STDIN)
+    if isinstance(config, ConfigError):
+        return config
+    module = module_name(named, config) if named else None
+    return Task(STDIN, stdin_filename or STDIN, config, module)
+
+
+def _notes(files: Sequence[Path], configs: Iterable[Config]) -> list[str]:
+    if not files:
+        return ["no Python files found"]
+    used = list(dict.fromkeys(configs))
+    wire_enabled = any(c.enabled(code) for c in used for code in WIRE_CODES)
+    if used and wire_enabled and not any(c.has_wire_sinks for c in used):
+        return [
+            "no wire sinks configured: TW301/TW302 are silent until `wire-sinks` or "
+            "`presets` are set in [tool.toolwire]"
+        ]
+    return []
+
+
+def _job_count(jobs: int | None, files: int) -> int:
+    cores = os.cpu_count() or 1
+    if jobs is None:
+        jobs = cores if files > PARALLEL_ABOVE else 1
+    elif jobs == 0:
+        jobs = cores
+    return max(1, min(jobs, files))
+
+
+def _show_progress(files: int) -> bool:
+    return files > PROGRESS_ABOVE and sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def _check_all(tasks: Sequence[Task], jobs: int) -> list[FileResult]:
+    """Results in the order of `tasks`, checked in `jobs` processes."""
+    if not tasks:
+        return []
+    if not _show_progress(len(tasks)):
+        return _run_chunks(tasks, jobs, lambda done: None)
+    with click.progressbar(length=len(tasks), label="toolwire", file=sys.stderr) as bar:
+        return _run_chunks(tasks, jobs, bar.update)
+
+
+def _run_chunks(
+    tasks: Sequence[Task], jobs: int, advance: Callable[[int], None]
+) -> list[FileResult]:
+    if jobs <= 1:
+        results = []
+        for task in tasks:
+            results.append(check_file(task))
+            advance(1)
+        return results
+    size = max(1, math.ceil(len(tasks) / (jobs * 4)))
+    chunks = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+    by_chunk: dict[int, list[FileResult]] = {}
+    try:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures: dict[Future[list[FileResult]], int] = {
+                pool.submit(check_chunk, chunk): index for index, chunk in enumerate(chunks)
+            }
+            for future in as_completed(futures):
+                index = futures[future]
+                try:
+                    by_chunk[index] = future.result()
+                except Exception:  # a dead worker or a pickling failure: redo it here
+                    by_chunk[index] = check_chunk(chunks[index])
+                advance(len(chunks[index]))
+    except OSError:  # no process pool on this platform
+        pass
+    for index, chunk in enumerate(chunks):
+        if index not in by_chunk:
+            by_chunk[index] = check_chunk(chunk)
+    return [result for index in range(len(chunks)) for result in by_chunk[index]]

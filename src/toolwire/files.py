@@ -1,0 +1,262 @@
+"""Which files a run reads, and reading them: shared by `toolwire check` and `toolwire migrate`.
+
+Paths given on the command line are taken as given. Directories are walked for `*.py`
+and `*.pyi` files, skipping VCS and tool directories, virtualenvs and `.gitignore`d
+paths. Problems with the input become TW000 findings, never exceptions.
+"""
+
+from __future__ import annotations
+
+import errno
+import fnmatch
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from toolwire.findings import Finding, unreadable
+
+STDIN = "-"
+SUFFIXES = (".py", ".pyi")
+EXCLUDED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        "node_modules",
+        "build",
+        "dist",
+        ".eggs",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+    }
+)
+EXCLUDED_DIR_GLOBS = ("*.egg-info",)
+
+
+@dataclass(frozen=True, slots=True)
+class _Ignore:
+    """One `.gitignore` (or `.git/info/exclude`), matched relative to `base`."""
+
+    base: Path
+    spec: pathspec.GitIgnoreSpec
+
+    def verdict(self, path: Path, is_dir: bool) -> bool | None:
+        """True: ignored; False: re-included by a `!` pattern; None: no pattern matched."""
+        try:
+            relative = path.relative_to(self.base).as_posix()
+        except ValueError:
+            return None
+        result = self.spec.check_file(relative + "/" if is_dir else relative)
+        return result.include
+
+
+def _load_ignore(directory: Path, name: str = ".gitignore") -> _Ignore | None:
+    candidate = directory / name
+    try:
+        text = candidate.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    spec = pathspec.GitIgnoreSpec.from_lines(text.splitlines())
+    return _Ignore(directory, spec) if spec.patterns else None
+
+
+def _repo_root(directory: Path) -> Path | None:
+    for candidate in (directory, *directory.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def _enclosing_ignores(directory: Path) -> list[_Ignore]:
+    """The ignore files of `directory`'s repository that sit above `directory`, top first."""
+    root = _repo_root(directory)
+    if root is None:
+        return []
+    ignores = []
+    exclude = _load_ignore(root / ".git" / "info", "exclude")
+    if exclude is not None:
+        ignores.append(_Ignore(root, exclude.spec))
+    above = [*directory.parents]
+    for candidate in reversed(above[: above.index(root) + 1] if root in above else []):
+        found = _load_ignore(candidate)
+        if found is not None:
+            ignores.append(found)
+    return ignores
+
+
+def _ignored(path: Path, is_dir: bool, ignores: Sequence[_Ignore]) -> bool:
+    # git semantics: the deepest .gitignore with a matching pattern decides.
+    for ignore in reversed(ignores):
+        verdict = ignore.verdict(path, is_dir)
+        if verdict is not None:
+            return verdict
+    return False
+
+
+def _excluded_dir(path: Path) -> bool:
+    name = path.name
+    if name in EXCLUDED_DIRS or any(fnmatch.fnmatch(name, g) for g in EXCLUDED_DIR_GLOBS):
+        return True
+    return (path / "pyvenv.cfg").is_file()
+
+
+def _strerror(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symlink loop"
+    return exc.strerror or str(exc)
+
+
+class _Walker:
+    def __init__(self) -> None:
+        self.files: list[Path] = []
+        self.errors: list[Finding] = []
+        self._seen_files: set[Path] = set()
+        self._seen_dirs: set[Path] = set()
+
+    def add_file(self, path: Path) -> None:
+        try:
+            resolved = path.resolve(strict=True)
+        except (OSError, RuntimeError) as exc:
+            self.error(path, exc)
+            return
+        if resolved not in self._seen_files:
+            self._seen_files.add(resolved)
+            self.files.append(path)
+
+    def walk(self, top: Path) -> None:
+        try:
+            resolved = top.resolve(strict=True)
+        except (OSError, RuntimeError) as exc:
+            self.error(top, exc)
+            return
+        # Ignore files are matched by logical (unresolved) absolute location, as git does.
+        logical = Path(os.path.abspath(top))
+        ignores = _enclosing_ignores(logical)
+        self._walk(top, logical, resolved, ignores, ())
+
+    def _walk(
+        self,
+        directory: Path,
+        logical: Path,
+        resolved: Path,
+        ignores: list[_Ignore],
+        ancestors: tuple[Path, ...],
+    ) -> None:
+        if resolved in self._seen_dirs:
+            return
+        self._seen_dirs.add(resolved)
+        ancestors = (*ancestors, resolved)
+        own = _load_ignore(logical)
+        if own is not None:
+            ignores = [*ignores, own]
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as exc:
+            self.error(directory, exc)
+            return
+        for entry in entries:
+            path = directory / entry.name
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir()
+                is_file = not is_dir and entry.is_file()
+            except OSError as exc:
+                self.error(path, exc)
+                continue
+            if is_link and not (is_dir or is_file):
+                if path.suffix in SUFFIXES or _link_is_loop(path):
+                    self.error(path, _link_error(path))
+                continue
+            if _ignored(logical / entry.name, is_dir, ignores):
+                continue
+            if is_dir:
+                self._enter(path, logical / entry.name, is_link, ignores, ancestors)
+            elif is_file and path.suffix in SUFFIXES:
+                self.add_file(path)
+
+    def _enter(
+        self,
+        path: Path,
+        logical: Path,
+        is_link: bool,
+        ignores: list[_Ignore],
+        ancestors: tuple[Path, ...],
+    ) -> None:
+        if _excluded_dir(path):
+            return
+        try:
+            resolved = path.resolve(strict=True)
+        except (OSError, RuntimeError) as exc:
+            self.error(path, exc)
+            return
+        if is_link and resolved in ancestors:
+            self.error(path, OSError(errno.ELOOP, "symlink loop"))
+            return
+        self._walk(path, logical, resolved, ignores, ancestors)
+
+    def error(self, path: Path, exc: BaseException) -> None:
+        message = _strerror(exc) if isinstance(exc, OSError) else "symlink loop"
+        self.errors.append(unreadable(str(path), f"cannot read: {message}"))
+
+
+def _link_is_loop(path: Path) -> bool:
+    try:
+        path.resolve(strict=True)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    except RuntimeError:
+        return True
+    return False
+
+
+def _link_error(path: Path) -> OSError:
+    if _link_is_loop(path):
+        return OSError(errno.ELOOP, "symlink loop")
+    try:
+        target = os.readlink(path)
+    except OSError:
+        target = "?"
+    return OSError(errno.ENOENT, f"dangling symlink to {target}")
+
+
+def discover(paths: Sequence[str]) -> tuple[list[Path], list[Finding]]:
+    """The files to check, in a deterministic order, and TW000 findings for bad inputs.
+
+    `-` stands for stdin and is returned as `Path("-")`.
+    """
+    walker = _Walker()
+    for given in paths:
+        if given == STDIN:
+            if Path(STDIN) not in walker.files:
+                walker.files.append(Path(STDIN))
+            continue
+        path = Path(given)
+        if path.is_dir():
+            walker.walk(path)
+        elif path.is_file():
+            walker.add_file(path)
+        elif path.is_symlink():
+            walker.error(path, _link_error(path))
+        else:
+            walker.error(path, OSError(errno.ENOENT, os.strerror(errno.ENOENT)))
+    return walker.files, walker.errors
+
+
+def read(path: Path) -> bytes | Finding:
+    """The bytes of `path` (stdin for `-`), or a TW000 finding `cannot read: <reason>`."""
+    try:
+        if str(path) == STDIN:
+            return sys.stdin.buffer.read()
+        return path.read_bytes()
+    except OSError as exc:
+        return unreadable(str(path), f"cannot read: {_strerror(exc)}")

@@ -1,0 +1,83 @@
+"""The flake8 front-end: `flake8 --select TW`. flake8 parses; the plugin reuses its tree.
+
+flake8 applies `# noqa` itself. The config is the nearest `[tool.toolwire]` table of each
+file, or `--toolwire-config FILE`; a bad config becomes one TW000 finding, never a crash.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Iterator, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+from toolwire import __version__
+from toolwire.config import Config, ConfigError, find_config, load_config
+from toolwire.engine import check_tree, module_name
+from toolwire.findings import Finding, unreadable
+
+_STDIN_NAMES = {"-", "stdin"}
+
+
+@cache
+def _load(source: Path | None) -> Config | ConfigError:
+    try:
+        return load_config(source)
+    except ConfigError as exc:
+        return exc
+
+
+@cache
+def _config_in(directory: Path) -> Config | ConfigError:
+    return _load(find_config(directory))
+
+
+class ToolwireChecker:
+    name = "toolwire"
+    version = __version__
+    config_file: ClassVar[str | None] = None
+
+    def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
+        self.tree = tree
+        self.filename = filename
+        self.lines = [line.rstrip("\r\n") for line in lines]
+
+    @classmethod
+    def add_options(cls, manager: Any) -> None:
+        manager.add_option(
+            "--toolwire-config",
+            default=None,
+            parse_from_config=True,
+            help="toolwire: the pyproject.toml or toolwire.toml to use instead of the nearest.",
+        )
+
+    @classmethod
+    def parse_options(cls, options: Any) -> None:
+        cls.config_file = getattr(options, "toolwire_config", None)
+
+    def config(self) -> Config | ConfigError:
+        if self.config_file:
+            return _load(Path(self.config_file).resolve())
+        if self.filename in _STDIN_NAMES:
+            return _config_in(Path.cwd())
+        return _config_in(Path(os.path.abspath(self.filename)).parent)
+
+    def findings(self) -> list[Finding]:
+        config = self.config()
+        if isinstance(config, ConfigError):
+            return [unreadable(self.filename, f"bad toolwire config: {config}")]
+        if not isinstance(self.tree, ast.Module):
+            return []
+        module = None if self.filename in _STDIN_NAMES else module_name(Path(self.filename), config)
+        return check_tree(self.tree, self.lines, self.filename, config, module=module)
+
+    def run(self) -> Iterator[tuple[int, int, str, type[ToolwireChecker]]]:
+        try:
+            findings = self.findings()
+        except Exception as exc:  # flake8 would abort the whole run on a plugin crash
+            message = f"internal error: {type(exc).__name__}: {exc}"
+            findings = [unreadable(self.filename, message)]
+        for finding in findings:
+            yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)

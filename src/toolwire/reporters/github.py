@@ -1,0 +1,40 @@
+"""GitHub Actions workflow commands: one `::error` annotation per finding."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from toolwire.findings import Finding
+from toolwire.reporters.model import Report
+from toolwire.reporters.text import write_remarks
+
+
+def escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(finding: Finding) -> str:
+    properties = {
+        "file": finding.path,
+        "line": str(finding.line),
+        "col": str(finding.column),
+        "endLine": str(finding.end_line or finding.line),
+        "endColumn": str(finding.end_column or finding.column),
+        "title": finding.code,
+    }
+    joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
+    return f"::error {joined}::{escape_data(finding.message)}"
+
+
+def render(report: Report, out: TextIO, err: TextIO) -> None:
+    for finding in report.sorted_findings():
+        out.write(annotation(finding) + "\n")
+    for error in sorted(report.errors):
+        out.write(f"::error file={escape_property(error.path)}::{escape_data(error.as_text())}\n")
+    for note in dict.fromkeys(report.notes):
+        out.write(f"::notice title=toolwire::{escape_data(note)}\n")
+    write_remarks(report, err)

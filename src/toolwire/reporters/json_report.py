@@ -1,0 +1,41 @@
+"""The JSON report; its schema is `report.schema.json` beside this module."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+from toolwire.findings import Finding
+from toolwire.reporters.model import Report
+
+VERSION = 1
+
+
+def finding_dict(finding: Finding) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "code": finding.code,
+        "path": finding.path,
+        "line": finding.line,
+        "column": finding.column,
+        "end_line": finding.end_line or finding.line,
+        "end_column": finding.end_column or finding.column,
+        "message": finding.message,
+    }
+    if finding.fix:
+        data["fix"] = finding.fix
+    return data
+
+
+def document(report: Report) -> dict[str, Any]:
+    return {
+        "version": VERSION,
+        "findings": [finding_dict(f) for f in report.sorted_findings()],
+        "errors": [{"path": e.path, "message": e.message} for e in sorted(report.errors)],
+        "notes": list(dict.fromkeys(report.notes)),
+        "summary": report.summary,
+    }
+
+
+def render(report: Report, out: TextIO, err: TextIO) -> None:
+    json.dump(document(report), out, indent=2, ensure_ascii=False)
+    out.write("\n")

@@ -1,0 +1,77 @@
+"""What a run hands to a reporter."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Protocol, TextIO
+
+from toolwire.findings import Finding
+
+INPUT_ERROR = "TW000"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class RunError:
+    """A problem that is not about the code: a crash of toolwire itself on one file."""
+
+    path: str
+    message: str
+
+    def as_text(self) -> str:
+        return f"toolwire: {self.message}"
+
+
+@dataclass(slots=True)
+class Report:
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[RunError] = field(default_factory=list)
+    files_checked: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def sorted_findings(self) -> list[Finding]:
+        return sorted(self.findings)
+
+    @property
+    def input_errors(self) -> int:
+        return sum(f.code == INPUT_ERROR for f in self.findings)
+
+    @property
+    def files_with_findings(self) -> int:
+        return len({f.path for f in self.findings})
+
+    @property
+    def summary(self) -> dict[str, object]:
+        by_code = Counter(f.code for f in self.findings)
+        return {
+            "files_checked": self.files_checked,
+            "files_with_findings": self.files_with_findings,
+            "findings": len(self.findings),
+            "input_errors": self.input_errors,
+            "internal_errors": len(self.errors),
+            "by_code": dict(sorted(by_code.items())),
+        }
+
+    def summary_line(self) -> str:
+        files = _plural(self.files_checked, "file")
+        count = len(self.findings)
+        if count:
+            line = f"toolwire: {_plural(count, 'finding')} in {self.files_with_findings} of {files}"
+        else:
+            line = f"toolwire: no findings in {files}"
+        problems = []
+        if self.input_errors:
+            problems.append(_plural(self.input_errors, "input error"))
+        if self.errors:
+            problems.append(_plural(len(self.errors), "internal error"))
+        return f"{line} ({', '.join(problems)})" if problems else line
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+class Reporter(Protocol):
+    """Writes a report: the document to `out`, human remarks to `err`."""
+
+    def __call__(self, report: Report, out: TextIO, err: TextIO) -> None: ...
