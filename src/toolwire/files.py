@@ -141,7 +141,9 @@ class _Walker:
             return
         # Ignore files are matched by logical (unresolved) absolute location, as git does.
         logical = Path(os.path.abspath(top))
-        ignores = _enclosing_ignores(logical)
+        # A directory given by name is checked even when an enclosing repository ignores it
+        # (the stdlib inside a git-managed pyenv): only patterns below it still apply.
+        ignores = [i for i in _enclosing_ignores(logical) if not _ignored(logical, True, [i])]
         self._walk(top, logical, resolved, ignores, ())
 
     def _walk(

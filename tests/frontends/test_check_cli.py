@@ -335,6 +335,10 @@ def test_gitignore_and_tool_directories_are_skipped(tmp_path: Path) -> None:
     assert _reported(root / "pkg", ".") == ["keep_gen.py", "kept.py"]
     # A file given by name is checked even when ignored or not named *.py.
     assert _reported(root, "ignored/broken.py", "notes.txt") == ["ignored/broken.py", "notes.txt"]
+    # So is a directory given by name (a stdlib inside a git-managed pyenv), while the
+    # patterns that match below it still apply.
+    (root / "ignored" / "x_gen.py").write_text(BROKEN)
+    assert _reported(root, "ignored") == ["ignored/broken.py"]
 
 
 def test_gitignore_outside_a_repository_is_still_read(tmp_path: Path) -> None:
