@@ -94,6 +94,17 @@ def _enclosing_ignores(directory: Path) -> list[_Ignore]:
     return ignores
 
 
+def _without_patterns_matching(ignore: _Ignore, directory: Path) -> _Ignore:
+    try:
+        relative = directory.relative_to(ignore.base).as_posix() + "/"
+    except ValueError:
+        return ignore
+    kept = [p for p in ignore.spec.patterns if not p.match_file(relative)]
+    if len(kept) == len(ignore.spec.patterns):
+        return ignore
+    return _Ignore(ignore.base, pathspec.GitIgnoreSpec(kept))
+
+
 def _ignored(path: Path, is_dir: bool, ignores: Sequence[_Ignore]) -> bool:
     # git semantics: the deepest .gitignore with a matching pattern decides.
     for ignore in reversed(ignores):
@@ -143,7 +154,7 @@ class _Walker:
         logical = Path(os.path.abspath(top))
         # A directory given by name is checked even when an enclosing repository ignores it
         # (the stdlib inside a git-managed pyenv): only patterns below it still apply.
-        ignores = [i for i in _enclosing_ignores(logical) if not _ignored(logical, True, [i])]
+        ignores = [_without_patterns_matching(i, logical) for i in _enclosing_ignores(logical)]
         self._walk(top, logical, resolved, ignores, ())
 
     def _walk(
