@@ -1,0 +1,6 @@
+from typing import Any
+
+from django.utils.safestring import SafeString
+
+def escape(text: object) -> SafeString: ...
+def format_html(format_string: str, *args: Any, **kwargs: Any) -> SafeString: ...
