@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import io
 import re
+import sys
 import tokenize
 import warnings
 from collections.abc import Iterable, Sequence
@@ -17,6 +18,7 @@ from toolwire.config import Config
 from toolwire.findings import Finding, unreadable
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+\d*(?:[,\s]+[A-Z]+\d*)*))?", re.I)
+_ANALYSIS_DEPTH = 20_000
 _IGNORE = re.compile(r"#\s*toolwire:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I)
 
 
@@ -92,6 +94,10 @@ def check_tree(
     """Findings for a parsed module, before suppression comments (flake8 applies its own)."""
     from toolwire.analysis import analyse
 
+    limit = sys.getrecursionlimit()
+    # The flow recurses once per nesting level, as ast does; Python frames cost no C stack
+    # on 3.11+, so a deep but valid expression gets room instead of a TW000.
+    sys.setrecursionlimit(max(limit, _ANALYSIS_DEPTH))
     try:
         findings = analyse(tree, lines, path, config, module=module, known_tools=known_tools)
     except RecursionError:
@@ -99,6 +105,8 @@ def check_tree(
     except Exception as exc:  # a bug in a check must not stop the run or show a traceback
         line = getattr(exc, "lineno", 1)
         return [unreadable(path, f"internal error in toolwire: {type(exc).__name__}: {exc}", line)]
+    finally:
+        sys.setrecursionlimit(limit)
     return sorted({f for f in findings if config.enabled(f.code)})
 
 

@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
-
 from rule_examples import Case, CaseSpec, cases, materialise_all
+
 from toolwire.config import load_config
 from toolwire.engine import check_source, module_name
 

@@ -235,13 +235,13 @@ class Flow:
                 for decorator in node.decorator_list:
                     self.expr(decorator)
                 self._dispatch(node)
-                env[node.name] = L.OTHER
+                env.pop(node.name, None)  # a def is a module fact, not a tracked value
                 self.function(node)
             case ast.ClassDef():
                 for base in node.bases:
                     self.expr(base)
                 self._dispatch(node)
-                env[node.name] = L.OTHER
+                env.pop(node.name, None)
                 self.klass(node)
             case ast.Delete(targets=targets):
                 for target in targets:
@@ -534,7 +534,7 @@ class Flow:
             if dotted == "builtins.dict":
                 return (first | arguments) & (L.MAPPING | L.ARTIFACT) or L.OTHER
             if isinstance(func, ast.Name) and func.id in facts.functions:
-                return facts.functions[func.id]
+                return _declared(facts.functions[func.id], receiver | arguments)
             cls = facts.local_class(func)
             if cls is not None:
                 return L.TOOL if cls.is_tool else L.OTHER
@@ -546,7 +546,7 @@ class Flow:
                 return L.RESULT
             owner = self._owner_class(func.value)
             if owner is not None and method in owner.returns:
-                return owner.returns[method]
+                return _declared(owner.returns[method], receiver | arguments)
             if receiver & L.MAPPING and method in _MAPPING_PICKERS:
                 return L.RESULT | (receiver & L.ARTIFACT)
             if receiver & L.MAPPING and method in _MAPPING_VIEWS:
@@ -566,6 +566,14 @@ class Flow:
                 return scope.cls
             return self.facts.local_class(value)
         return None
+
+
+def _declared(returns: int, inputs: int) -> int:
+    """A call's labels from its return annotation: a result is a result, whatever went in;
+    a `str` built from a result is still computed from it."""
+    if returns & (L.WHOLE | L.TOOL | L.TOOLS | L.ARTIFACT | L.LOGGER):
+        return returns
+    return returns | L.derived(inputs)
 
 
 def _container(inner: int, kind: int) -> int:

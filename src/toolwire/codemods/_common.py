@@ -1,0 +1,291 @@
+"""What both codemods share: configuration, name resolution and import placement.
+
+Name resolution works on statements only (module level, `if TYPE_CHECKING:` blocks and
+class bodies), so planning a migration never walks a module's expressions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+
+from toolwire.config import Config, find_config, load_config
+
+
+def resolve_config(
+    config: Config | None,
+    config_file: str | None,
+    filename: str | None,
+    methods: Sequence[str] | None = None,
+    result_class: str | None = None,
+) -> Config:
+    """The explicit config, else `--toolwire-config`, else the nearest pyproject; then overrides."""
+    if config is None:
+        path = Path(config_file) if config_file else None
+        if path is None and filename:
+            path = find_config(Path(filename))
+        config = load_config(path)
+    changes: dict[str, object] = {}
+    if methods:
+        changes["tool_methods"] = tuple(dict.fromkeys(methods))
+    if result_class:
+        changes["result_classes"] = (result_class,)
+    return config.with_overrides(**changes) if changes else config
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    """`a.b.c` for a Name/Attribute chain, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = dotted(node.value)
+        return f"{head}.{node.attr.value}" if head else None
+    return None
+
+
+def _module_dotted(node: cst.Attribute | cst.Name) -> str:
+    return dotted(node) or ""
+
+
+def simple_names(dotted_names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(n.rpartition(".")[2] for n in dotted_names if n))
+
+
+def is_type_checking_test(test: cst.BaseExpression) -> bool:
+    name = dotted(test)
+    return name in ("TYPE_CHECKING", "typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING")
+
+
+@dataclass(slots=True)
+class Binding:
+    """A module-level import: `local` names `target` (a module or `module.name`)."""
+
+    local: str
+    target: str
+    is_module: bool  # `import a.b` (a module) rather than `from a import b`
+    type_checking: bool
+
+
+@dataclass(slots=True)
+class ModuleNames:
+    """The names a module binds at its top level, enough to resolve bases and the result class."""
+
+    module: str | None
+    is_package: bool
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    other: set[str] = field(default_factory=set)  # bound by defs, classes, assignments
+    future_annotations: bool = False
+
+    @classmethod
+    def of(cls, tree: cst.Module, module: str | None, is_package: bool) -> ModuleNames:
+        names = cls(module, is_package)
+        names._scan(tree.body, type_checking=False)
+        return names
+
+    def _scan(self, body: Sequence[cst.CSTNode], *, type_checking: bool) -> None:
+        for statement in body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.Import | cst.ImportFrom):
+                        self._import(small, type_checking)
+                    elif isinstance(small, cst.Assign):
+                        for target in small.targets:
+                            self.other.update(_target_names(target.target))
+                    elif isinstance(small, cst.AnnAssign | cst.AugAssign):
+                        self.other.update(_target_names(small.target))
+            elif isinstance(statement, cst.ClassDef | cst.FunctionDef):
+                self.other.add(statement.name.value)
+            elif isinstance(statement, cst.If):
+                checking = type_checking or is_type_checking_test(statement.test)
+                self._scan(statement.body.body, type_checking=checking)
+                orelse = statement.orelse
+                while orelse is not None:
+                    self._scan(orelse.body.body, type_checking=type_checking)
+                    orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+            elif isinstance(statement, cst.Try):
+                self._scan(statement.body.body, type_checking=type_checking)
+                for handler in statement.handlers:
+                    self._scan(handler.body.body, type_checking=type_checking)
+
+    def _import(self, node: cst.Import | cst.ImportFrom, type_checking: bool) -> None:
+        if isinstance(node, cst.Import):
+            for alias in node.names:
+                target = _module_dotted(alias.name)
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                    self._bind(Binding(alias.asname.name.value, target, True, type_checking))
+                else:
+                    head = target.partition(".")[0]
+                    self._bind(Binding(head, target, True, type_checking))
+            return
+        base = self._from_base(node)
+        if base is None or isinstance(node.names, cst.ImportStar):
+            return
+        if base == "__future__":
+            if any(
+                a.name.value == "annotations" for a in node.names if isinstance(a.name, cst.Name)
+            ):
+                self.future_annotations = True
+            return
+        for alias in node.names:
+            name = _module_dotted(alias.name)
+            local = name
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            self._bind(Binding(local, f"{base}.{name}", False, type_checking))
+
+    def _from_base(self, node: cst.ImportFrom) -> str | None:
+        module = _module_dotted(node.module) if node.module is not None else ""
+        level = len(node.relative)
+        if not level:
+            return module
+        if self.module is None:
+            return None
+        parts = self.module.split(".")
+        keep = len(parts) - level + (1 if self.is_package else 0)
+        if keep < 0:
+            return None
+        return ".".join([*parts[:keep], *([module] if module else [])]) or None
+
+    def _bind(self, binding: Binding) -> None:
+        self.bindings.setdefault(binding.local, []).append(binding)
+
+    def resolve(self, node: cst.BaseExpression, local_classes: Iterable[str] = ()) -> str | None:
+        """The dotted name an expression refers to, through imports and aliases."""
+        name = dotted(node)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        bound = self.bindings.get(head)
+        if bound:
+            binding = next((b for b in bound if not b.type_checking), bound[0])
+            if binding.is_module and binding.local == binding.target.partition(".")[0]:
+                return name  # `import a.b` binds `a`; `a.b.C` is literally that
+            return f"{binding.target}.{rest}" if rest else binding.target
+        if head in local_classes and self.module:
+            return f"{self.module}.{name}"
+        return name
+
+
+def _target_names(target: cst.BaseExpression) -> Iterator[str]:
+    if isinstance(target, cst.Name):
+        yield target.value
+    elif isinstance(target, cst.Tuple | cst.List):
+        for element in target.elements:
+            yield from _target_names(element.value)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRef:
+    """How this module spells the result class, and the import that makes it so (if any)."""
+
+    expression: str  # `ToolResult`, `TR`, `toolwire.ToolResult`
+    add_import: tuple[str, str | None] | None = None  # (module, name) or (module, None)
+
+
+def result_reference(names: ModuleNames, result_class: str, *, runtime: bool) -> ResultRef:
+    """Reuse an existing import or alias of the result class; otherwise say what to add.
+
+    A `TYPE_CHECKING` import only serves when nothing runs it: no factory calls
+    (`runtime` is False) and annotations are not evaluated (`from __future__ import
+    annotations`).
+    """
+    module, _, name = result_class.rpartition(".")
+    found: list[tuple[str, bool]] = []
+    for local, bindings in names.bindings.items():
+        for binding in bindings:
+            if not binding.is_module and binding.target == result_class:
+                found.append((local, binding.type_checking))
+            elif binding.is_module:
+                if binding.local != binding.target.partition(".")[0]:  # `import a.b as x`
+                    if binding.target == module:
+                        found.append((f"{local}.{name}", binding.type_checking))
+                elif binding.target == module or binding.target.startswith(module + "."):
+                    found.append((f"{module}.{name}", binding.type_checking))
+    for expression, checking in sorted(found, key=lambda f: (f[1], len(f[0]))):
+        if not checking or (not runtime and names.future_annotations):
+            return ResultRef(expression)
+    if name not in names.other and all(
+        b.target == result_class for b in names.bindings.get(name, [])
+    ):
+        return ResultRef(name, (module, name))
+    head = module.partition(".")[0]
+    if head not in names.other and head not in names.bindings:
+        return ResultRef(result_class, (module, None))
+    alias = f"_{name}"
+    return ResultRef(alias, (module, f"{name} as {alias}"))
+
+
+def import_statement(add: tuple[str, str | None]) -> cst.SimpleStatementLine:
+    module, name = add
+    target = _attribute_chain(module)
+    if name is None:
+        return cst.SimpleStatementLine([cst.Import([cst.ImportAlias(target)])])
+    imported, _, alias = name.partition(" as ")
+    asname = cst.AsName(cst.Name(alias)) if alias else None
+    return cst.SimpleStatementLine(
+        [cst.ImportFrom(module=target, names=[cst.ImportAlias(cst.Name(imported), asname)])]
+    )
+
+
+def _attribute_chain(name: str) -> cst.Name | cst.Attribute:
+    head, *rest = name.split(".")
+    node: cst.Name | cst.Attribute = cst.Name(head)
+    for part in rest:
+        node = cst.Attribute(node, cst.Name(part))
+    return node
+
+
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+    )
+
+
+def _is_import_line(statement: cst.BaseStatement) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(s, cst.Import | cst.ImportFrom) for s in statement.body
+    )
+
+
+def insert_import(tree: cst.Module, add: tuple[str, str | None]) -> cst.Module:
+    """Put the import after the docstring, `__future__` imports and the leading import block."""
+    body = list(tree.body)
+    index = 0
+    if body and _is_docstring(body[0]):
+        index = 1
+    while index < len(body) and _is_import_line(body[index]):
+        index += 1
+    new = import_statement(add)
+    after_docstring = index == 1 and _is_docstring(body[0])
+    if after_docstring:
+        new = new.with_changes(leading_lines=[cst.EmptyLine()])
+    if index < len(body) and not _is_import_line(body[index]):
+        following = body[index]
+        leading = list(following.leading_lines)
+        if not leading or leading[0].comment is not None:
+            blank = 2 if isinstance(following, cst.ClassDef | cst.FunctionDef) else 1
+            body[index] = following.with_changes(leading_lines=[cst.EmptyLine()] * blank + leading)
+    body.insert(index, new)
+    return tree.with_changes(body=body)
+
+
+def def_lines(text: str, names: Iterable[str]) -> dict[str, list[int]]:
+    """1-based lines of `def NAME` / `async def NAME` starts, per name, in source order."""
+    wanted = "|".join(re.escape(n) for n in names)
+    if not wanted:
+        return {}
+    pattern = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+({wanted})\b", re.M)
+    found: dict[str, list[int]] = {}
+    line, last = 1, 0
+    for match in pattern.finditer(text):
+        line += text.count("\n", last, match.start())
+        last = match.start()
+        found.setdefault(match[1], []).append(line)
+    return found

@@ -1,0 +1,58 @@
+"""What the codemods report, importable without loading LibCST."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from toolwire.findings import Finding
+
+__all__ = ["FIX", "REVIEW_CODES", "MethodEvent", "Span", "ToolReturnsReport", "split_findings"]
+
+FIX = "wire-content"
+REVIEW_CODES = frozenset({"TW301", "TW302"})
+Span = tuple[int, int, int, int]  # 1-based line/column, end exclusive (as in Finding)
+
+
+@dataclass(frozen=True, slots=True)
+class MethodEvent:
+    """A tool method the run migrated or skipped; `reason` says why it was skipped."""
+
+    path: str
+    line: int
+    cls: str
+    method: str
+    reason: str = ""
+
+    def as_text(self) -> str:
+        return f"{self.path}:{self.line}: {self.cls}.{self.method}: {self.reason}"
+
+
+@dataclass(slots=True)
+class ToolReturnsReport:
+    migrated: list[MethodEvent] = field(default_factory=list)
+    skipped: list[MethodEvent] = field(default_factory=list)
+    text: int = 0
+    error: int = 0
+    known_tools: set[str] = field(default_factory=set)  # dotted names of tool classes
+
+
+def span_of(finding: Finding) -> Span:
+    return (finding.line, finding.column, finding.end_line, finding.end_column)
+
+
+def split_findings(findings: Iterable[Finding]) -> tuple[set[Span], set[Span], list[Finding]]:
+    """(payload spans, `str(x)` spans, findings left for review)."""
+    content: set[Span] = set()
+    stringify: set[Span] = set()
+    review: list[Finding] = []
+    for finding in findings:
+        if finding.fix == FIX and finding.code == "TW201":
+            stringify.add(span_of(finding))
+        elif finding.fix == FIX and finding.code == "TW301":
+            content.add(span_of(finding))
+        elif finding.code in REVIEW_CODES and finding.fix is None:
+            review.append(finding)
+    # A TW301 at a `str(x)` that TW201 rewrites is settled by that rewrite.
+    review = [f for f in review if span_of(f) not in stringify]
+    return content - stringify, stringify, review

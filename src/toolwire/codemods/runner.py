@@ -1,0 +1,514 @@
+"""Running the codemods over a tree of files, safely: what `toolwire migrate` does.
+
+Two passes. tool-returns runs over every candidate file first and names the classes it
+migrates; wire-content then runs with those classes as known tools, in every file. A
+file is written once, at the end, only when its bytes change and the output parses.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import functools
+import io
+import os
+import re
+import stat
+import tempfile
+import tokenize
+import warnings
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from toolwire import files
+from toolwire.codemods._reports import MethodEvent, split_findings
+from toolwire.config import Config
+from toolwire.engine import check_tree, decode, module_name, parse
+from toolwire.findings import Finding, unreadable
+
+__all__ = ["CODEMODS", "FileOutcome", "Summary", "migrate_paths"]
+
+CODEMODS = ("tool-returns", "wire-content")
+Mode = Literal["write", "diff", "check"]
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+@dataclass(slots=True)
+class FileOutcome:
+    path: str
+    errors: list[Finding] = field(default_factory=list)
+    migrated: list[MethodEvent] = field(default_factory=list)
+    skipped: list[MethodEvent] = field(default_factory=list)
+    text: int = 0
+    error: int = 0
+    known_tools: set[str] = field(default_factory=set)
+    sinks: int = 0
+    str_calls: int = 0
+    review: list[Finding] = field(default_factory=list)
+    changed: bool = False
+    diff: str = ""
+    new_text: str | None = None  # after tool-returns, handed to the second pass
+
+
+@dataclass(slots=True)
+class Summary:
+    mode: Mode
+    codemods: tuple[str, ...]
+    files_scanned: int = 0
+    outcomes: list[FileOutcome] = field(default_factory=list)
+    errors: list[Finding] = field(default_factory=list)
+
+    @property
+    def changed(self) -> list[FileOutcome]:
+        return [o for o in self.outcomes if o.changed]
+
+    def total(self, name: str) -> int:
+        return sum(int(getattr(o, name)) for o in self.outcomes)
+
+    def items(self, name: str) -> list[Any]:
+        return [item for o in self.outcomes for item in getattr(o, name)]
+
+    @property
+    def all_errors(self) -> list[Finding]:
+        return sorted([*self.errors, *self.items("errors")])
+
+    def as_json(self) -> dict[str, Any]:
+        def event(e: MethodEvent) -> dict[str, Any]:
+            data = {"path": e.path, "line": e.line, "class": e.cls, "method": e.method}
+            return {**data, "reason": e.reason} if e.reason else data
+
+        def finding(f: Finding) -> dict[str, Any]:
+            return {
+                "path": f.path,
+                "line": f.line,
+                "column": f.column,
+                "code": f.code,
+                "message": f.message,
+            }
+
+        data: dict[str, Any] = {
+            "mode": self.mode,
+            "codemods": list(self.codemods),
+            "files_scanned": self.files_scanned,
+            "files_changed": len(self.changed),
+            "changed": [o.path for o in self.changed],
+            "methods_migrated": len(self.items("migrated")),
+            "returns_text": self.total("text"),
+            "returns_error": self.total("error"),
+            "sinks_moved": self.total("sinks"),
+            "str_calls_moved": self.total("str_calls"),
+            "migrated": [event(e) for e in self.items("migrated")],
+            "skipped": [event(e) for e in self.items("skipped")],
+            "left_for_review": [finding(f) for f in self.items("review")],
+            "errors": [finding(f) for f in self.all_errors],
+        }
+        if self.mode == "diff":
+            data["diffs"] = {o.path: o.diff for o in self.changed}
+        return data
+
+    def as_text(self) -> list[str]:
+        verb = {"write": "changed", "diff": "would change", "check": "would change"}[self.mode]
+        lines = [f"{verb}: {o.path}" for o in self.changed]
+        text, error = _n(self.total("text"), "return"), self.total("error")
+        sinks, calls = (
+            _n(self.total("sinks"), "sink payload"),
+            _n(self.total("str_calls"), "str() call"),
+        )
+        lines.append(
+            f"{_n(self.files_scanned, 'file')} scanned, {len(self.changed)} {verb}; "
+            f"{_n(len(self.items('migrated')), 'method')} migrated "
+            f"({text} wrapped as text, {error} as error); {sinks} and {calls} moved to .content"
+        )
+        skipped = self.items("skipped")
+        if skipped:
+            lines.append(f"skipped {_n(len(skipped), 'method')} (left unchanged):")
+            lines += [f"  {e.as_text()}" for e in skipped]
+        review = self.items("review")
+        if review:
+            lines.append(
+                f"left for review: {_n(len(review), 'sink payload')} the analysis cannot prove:"
+            )
+            lines += [f"  {f.as_text()}" for f in review]
+        return lines
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FEW = 8  # up to this many names, one regex; beyond, a set of the file's identifiers
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Filters:
+    """Cheap text tests that decide whether a file is worth a parse."""
+
+    tools: re.Pattern[bytes] | None
+    tool_extra: tuple[bytes, ...]
+    sinks: re.Pattern[str] | None
+    stringify: re.Pattern[str]
+    sources: re.Pattern[str]
+    names: frozenset[str]  # known tool classes, when there are too many for one regex
+
+    @classmethod
+    @functools.lru_cache(maxsize=64)
+    def of(cls, config: Config, known_tools: frozenset[str] = frozenset()) -> _Filters:
+        methods = "|".join(re.escape(m) for m in config.tool_methods)
+        # No leading `\b`: a literal prefix lets `re` skip ahead fast; a false hit only costs
+        # a parse, and the parse decides.
+        tools = re.compile(rf"def\s+(?:{methods})\b".encode()) if methods else None
+        results = [c.rpartition(".")[2] for c in config.result_classes]
+        sink_parts = [rf"{re.escape(s.target.rpartition('.')[2])}\s*\(" for s in config.wire_sinks]
+        sink_parts += [rf"[\"']{re.escape(s.value)}[\"']" for s in config.message_sinks]
+        known = frozenset(t.rpartition(".")[2] for t in known_tools)
+        few = [*results, *known] if len(known) <= _FEW else results
+        source_parts = [re.escape(n) for n in dict.fromkeys(few)]
+        if methods:
+            source_parts.append(rf"\.\s*(?:{methods})\s*\(")
+        return cls(
+            tools=tools,
+            tool_extra=(b"str", *(r.encode() for r in results)),
+            sinks=re.compile("|".join(sink_parts)) if sink_parts else None,
+            stringify=re.compile(r"str\s*\("),
+            sources=re.compile("|".join(source_parts) or r"(?!)"),
+            names=known if len(known) > _FEW else frozenset(),
+        )
+
+    def tool_candidate(self, data: bytes) -> bool:
+        return bool(self.tools and self.tools.search(data)) and any(
+            word in data for word in self.tool_extra
+        )
+
+    def wire_candidate(self, text: str) -> bool:
+        """A sink is named, or `str(` meets something that can be a ToolResult."""
+        if self.sinks is not None and self.sinks.search(text):
+            return True
+        if not self.stringify.search(text):
+            return False
+        if self.sources.search(text):
+            return True
+        return bool(self.names) and not self.names.isdisjoint(_IDENTIFIER.findall(text))
+
+
+def _bytes_text(data: bytes) -> str:
+    # Only for the pre-filter: the patterns are ASCII, so latin-1 never fails and never lies.
+    return data.decode("latin-1")
+
+
+def _read(path: Path) -> bytes | Finding:
+    return files.read(path)
+
+
+def _syntax_error(path: str, exc: Exception) -> Finding:
+    import libcst as cst
+
+    if isinstance(exc, cst.ParserSyntaxError):
+        message = exc.message.splitlines()[0] if exc.message else "invalid syntax"
+        return unreadable(path, f"cannot parse: {message}", exc.raw_line, exc.raw_column + 1)
+    return unreadable(path, f"cannot parse: {exc}")
+
+
+_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
+_DEEP = 100  # CPython refuses more than 200 nested brackets; LibCST crashes on thousands
+
+
+def _too_deep(text: str) -> bool:
+    depth = deepest = 0
+    for char in _NOT_BRACKETS.sub("", text):
+        depth = depth + 1 if char in "([{" else max(depth - 1, 0)
+        deepest = max(deepest, depth)
+        if deepest > _DEEP:
+            return True
+    return False
+
+
+def _parse_cst(text: str, path: str) -> tuple[Any, Finding | None]:
+    import libcst as cst
+
+    # LibCST's native parser can crash the process on absurd nesting; CPython's own parser
+    # refuses it cleanly, so it judges first (brackets in strings only cost this check).
+    if _too_deep(text):
+        tree, problem = parse(text, path)
+        if tree is None:
+            return None, problem
+    try:
+        return cst.parse_module(text), None
+    except cst.ParserSyntaxError as exc:
+        return None, _syntax_error(path, exc)
+    except (RecursionError, MemoryError) as exc:
+        return None, unreadable(path, f"cannot parse: {type(exc).__name__}")
+
+
+def _context(path: str) -> Any:
+    from libcst.codemod import CodemodContext
+
+    return CodemodContext(filename=path)
+
+
+def _run_with_metadata(command: Any, tree: Any) -> Any:
+    """`Codemod.transform_module` without its defensive deep copy of a tree parsed just now."""
+    from libcst.metadata import MetadataWrapper
+
+    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
+    with command.resolve(wrapper):
+        command.context = replace(command.context, wrapper=wrapper)
+        return command.transform_module_impl(wrapper.module)
+
+
+# -- pass 1: tool-returns ------------------------------------------------------------------
+
+
+def tool_returns_file(path: Path, config: Config) -> FileOutcome:
+    from toolwire.codemods._returns import ToolReturns
+
+    name = str(path)
+    outcome = FileOutcome(name)
+    data = _read(path)
+    if isinstance(data, Finding):
+        outcome.errors.append(data)
+        return outcome
+    if not _Filters.of(config).tool_candidate(data):
+        return outcome
+    text, problem = decode(data, name)
+    if text is None:
+        outcome.errors.append(problem or unreadable(name, "cannot decode"))
+        return outcome
+    tree, problem = _parse_cst(text, name)
+    if tree is None:
+        outcome.errors.append(problem or unreadable(name, "cannot parse"))
+        return outcome
+    migration = ToolReturns(config)
+    try:
+        new = migration.run(tree, name, text)
+    except RecursionError:
+        outcome.errors.append(unreadable(name, "cannot migrate: too deeply nested"))
+        return outcome
+    report = migration.report
+    outcome.migrated, outcome.skipped = report.migrated, report.skipped
+    outcome.text, outcome.error = report.text, report.error
+    outcome.known_tools = report.known_tools
+    if new is not tree:
+        code: str = new.code
+        if code != text:
+            outcome.new_text = code
+    return outcome
+
+
+# -- pass 2: wire-content, checks and the write --------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Finish:
+    path: Path
+    config: Config
+    mode: Mode
+    wire: bool
+    known_tools: frozenset[str]
+    new_text: str | None
+
+
+def finish_file(task: _Finish) -> FileOutcome:
+    path, config = task.path, task.config
+    name = str(path)
+    outcome = FileOutcome(name)
+    if task.new_text is None and not task.wire:
+        return outcome
+    data = _read(path)
+    if isinstance(data, Finding):
+        outcome.errors.append(data)
+        return outcome
+    filters = _Filters.of(config, task.known_tools)
+    if task.new_text is None and not filters.wire_candidate(_bytes_text(data)):
+        return outcome
+    original, problem = decode(data, name)
+    if original is None:
+        outcome.errors.append(problem or unreadable(name, "cannot decode"))
+        return outcome
+    text = task.new_text if task.new_text is not None else original
+    tree: ast.Module | None = None
+    if task.wire and filters.wire_candidate(text):
+        tree, problem = parse(text, name)
+        if tree is None:
+            if task.new_text is not None:
+                outcome.errors.append(_broken(name, problem))
+            elif problem is not None:
+                outcome.errors.append(problem)
+            return outcome
+        text, tree = _wire_content(text, tree, name, task, outcome)
+        if tree is None:
+            return outcome
+    if text == original:
+        return outcome
+    if tree is None:
+        tree, problem = parse(text, name)
+        if tree is None:
+            outcome.errors.append(_broken(name, problem))
+            return outcome
+    encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    try:
+        new_data = text.encode(encoding)
+    except UnicodeEncodeError:
+        outcome.errors.append(unreadable(name, f"cannot write: the result is not valid {encoding}"))
+        return outcome
+    if new_data == data:
+        return outcome
+    outcome.changed = True
+    if task.mode == "diff":
+        outcome.diff = unified_diff(name, original, text)
+    elif task.mode == "write":
+        problem = write_atomic(path, new_data)
+        if problem is not None:
+            outcome.errors.append(problem)
+            outcome.changed = False
+    return outcome
+
+
+def _wire_content(
+    text: str, tree: ast.Module, name: str, task: _Finish, outcome: FileOutcome
+) -> tuple[str, ast.Module | None]:
+    # The migration rewrites whatever the analysis can prove, whatever select/ignore say.
+    config = task.config.with_overrides(select=(), ignore=())
+    module = module_name(task.path, config)
+    lines = text.splitlines()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        findings = check_tree(
+            tree, lines, name, config, module=module, known_tools=task.known_tools
+        )
+    content, stringify, review = split_findings(findings)
+    if not (content or stringify):
+        outcome.review.extend(review)
+        return text, tree
+    from toolwire.codemods.wire_content import WireContentCommand
+
+    cst_tree, problem = _parse_cst(text, name)
+    if cst_tree is None:
+        outcome.errors.append(problem or unreadable(name, "cannot parse"))
+        return text, None
+    command = WireContentCommand(
+        _context(name), config=config, known_tools=task.known_tools, findings=findings
+    )
+    new_text: str = _run_with_metadata(command, cst_tree).code
+    report = command.report
+    outcome.sinks, outcome.str_calls = report.sinks, report.str_calls
+    outcome.review.extend(report.review)
+    for finding in report.unmatched:
+        outcome.errors.append(
+            unreadable(
+                name,
+                f"internal error: no expression at the {finding.code} span; "
+                "that rewrite was not made",
+                finding.line,
+                finding.column,
+            )
+        )
+    if new_text == text:
+        return text, tree
+    new_tree, problem = parse(new_text, name)
+    if new_tree is None:
+        outcome.errors.append(_broken(name, problem))
+        return text, None
+    return new_text, new_tree
+
+
+def _broken(name: str, problem: Finding | None) -> Finding:
+    where = f" (line {problem.line}: {problem.message})" if problem else ""
+    return unreadable(
+        name, f"internal error: the migrated code does not parse{where}; the file was not changed"
+    )
+
+
+def unified_diff(name: str, old: str, new: str) -> str:
+    out = []
+    for line in difflib.unified_diff(
+        old.splitlines(keepends=True),
+        new.splitlines(keepends=True),
+        fromfile=f"a/{name}",
+        tofile=f"b/{name}",
+    ):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def write_atomic(path: Path, data: bytes) -> Finding | None:
+    """Replace the file's bytes in one step, keeping its mode; refuse read-only files."""
+    real = path.resolve()
+    try:
+        info = real.stat()
+        writable = info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+        if not writable or not os.access(real, os.W_OK):
+            return unreadable(str(path), "cannot write: the file is read-only; left unchanged")
+        fd, temp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".toolwire")
+    except OSError as exc:
+        return unreadable(str(path), f"cannot write: {exc.strerror or exc}; left unchanged")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, stat.S_IMODE(info.st_mode))
+        os.replace(temp, real)
+    except OSError as exc:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        return unreadable(str(path), f"cannot write: {exc.strerror or exc}; left unchanged")
+    return None
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+def _map(fn: Callable[[_T], _R], items: Sequence[_T], jobs: int) -> list[_R]:
+    if jobs <= 1 or len(items) < 2:
+        return [fn(item) for item in items]
+    chunk = max(1, len(items) // (jobs * 8))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(fn, items, chunksize=chunk))
+
+
+def _pass_one(args: tuple[Path, Config]) -> FileOutcome:
+    return tool_returns_file(*args)
+
+
+def migrate_paths(
+    paths: Sequence[str],
+    config_for: Callable[[Path], Config],
+    *,
+    mode: Mode = "write",
+    codemods: Sequence[str] = CODEMODS,
+    jobs: int = 1,
+) -> Summary:
+    """Run the selected codemods over `paths`; `config_for` gives each file's config."""
+    found, errors = files.discover(paths)
+    found = [p for p in found if str(p) != files.STDIN]
+    summary = Summary(mode, tuple(codemods), len(found), errors=list(errors))
+    configs = [config_for(p) for p in found]
+    first: list[FileOutcome] = [FileOutcome(str(p)) for p in found]
+    if "tool-returns" in codemods:
+        first = _map(_pass_one, list(zip(found, configs, strict=True)), jobs)
+    known = frozenset(t for o in first for t in o.known_tools)
+    tasks = [
+        _Finish(p, c, mode, "wire-content" in codemods, known, o.new_text)
+        for p, c, o in zip(found, configs, first, strict=True)
+    ]
+    second = _map(finish_file, tasks, jobs)
+    for one, two in zip(first, second, strict=True):
+        one.new_text = None
+        one.errors += two.errors
+        one.sinks, one.str_calls, one.review = two.sinks, two.str_calls, two.review
+        one.changed, one.diff = two.changed, two.diff
+        if two.errors and not two.changed:
+            # The file was kept as it was: nothing it reports as migrated happened.
+            if any(
+                "internal error" in e.message or "cannot write" in e.message for e in two.errors
+            ):
+                one.migrated, one.text, one.error, one.sinks, one.str_calls = [], 0, 0, 0, 0
+        summary.outcomes.append(one)
+    return summary

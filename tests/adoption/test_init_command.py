@@ -1,0 +1,176 @@
+"""`toolwire init`, through the real console script."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from adoption_helpers import toolwire, write
+
+from toolwire.config import load_config
+
+TOOLS = """\
+from toolwire import ToolResult
+
+
+class Tool:
+    def execute(self, arguments: dict[str, str]) -> str:
+        raise NotImplementedError
+
+
+class Echo(Tool):
+    def execute(self, arguments: dict[str, str]) -> str:
+        return arguments.get("text", "")
+
+
+class Typed(Tool):
+    async def _arun(self, query: str):
+        return ToolResult.text(query)
+
+
+class NotATool:
+    def run(self) -> int:
+        return 1
+"""
+CHAT = """\
+class Message:
+    @classmethod
+    def tool_result(cls, call_id: str, content: str) -> "Message":
+        return cls(role="tool", tool_call_id=call_id, content=content)
+
+
+def anthropic_block(call_id: str, text: str) -> dict[str, object]:
+    return {"type": "tool_result", "tool_use_id": call_id, "content": text}
+"""
+PROJECT = """\
+# my project: keep this comment
+[project]
+name = "demo"   # and this one
+version = "1"
+
+[tool.other]
+x = 1
+"""
+
+
+def _project(root: Path) -> Path:
+    return write(
+        root, {"src/app/__init__.py": "", "src/app/tools.py": TOOLS, "src/app/chat.py": CHAT}
+    )
+
+
+def _table(path: Path) -> dict[str, object]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    table = data["tool"]["toolwire"]
+    assert isinstance(table, dict)
+    return table
+
+
+def test_fresh_directory_gets_a_pyproject_from_the_facts(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    done = toolwire("init", cwd=root)
+    assert done.returncode == 0, done.stderr
+    # The scan is printed...
+    assert "src/app/tools.py:5: app.tools.Tool.execute -> str" in done.stdout
+    assert "app.tools.Typed._arun -> (ToolResult returned)" in done.stdout
+    assert "NotATool" not in done.stdout
+    assert "src/app/chat.py:8: type=tool_result:content" in done.stdout
+    assert "app.chat.Message.tool_result:content" in done.stdout
+    # ...and written, as values and as comments naming where each fact was found.
+    text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert text.startswith("[tool.toolwire]\n")
+    assert "#   app.tools.Echo.execute -> str  (src/app/tools.py:10)" in text
+    table = _table(root / "pyproject.toml")
+    assert table["tool-methods"] == ["execute", "_arun"]
+    assert table["tool-bases"] == ["app.tools.Tool"]
+    assert table["presets"] == ["anthropic"]
+    # Both functions build a tool message from a parameter: callers are the sinks.
+    assert table["wire-sinks"] == [
+        "app.chat.Message.tool_result:content",
+        "app.chat.anthropic_block:text",
+    ]
+    # It loads, and the named parameters resolved to their positions from src/.
+    config = load_config(root / "pyproject.toml")
+    assert [(s.target, s.index) for s in config.wire_sinks] == [
+        ("app.chat.Message.tool_result", 1),
+        ("app.chat.anthropic_block", 1),
+    ]
+    assert config.presets == ("anthropic",)
+
+
+def test_existing_pyproject_is_kept_byte_for_byte(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    original = PROJECT.replace("\n", "\r\n").encode()  # CRLF and no trailing newline
+    (root / "pyproject.toml").write_bytes(original.rstrip(b"\r\n"))
+    done = toolwire("init", cwd=root)
+    assert done.returncode == 0, done.stderr
+    written = (root / "pyproject.toml").read_bytes()
+    assert written.startswith(original.rstrip(b"\r\n") + b"\r\n\r\n[tool.toolwire]\r\n")
+    assert b"\n" not in written.replace(b"\r\n", b"")  # line endings kept
+    data = tomllib.loads(written.decode())
+    assert data["project"] == {"name": "demo", "version": "1"}
+    assert data["tool"]["other"] == {"x": 1}
+    load_config(root / "pyproject.toml")
+
+
+def test_existing_table_is_never_clobbered(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    mine = PROJECT + '\n[tool.toolwire]\nseam = "app.loop.Loop.invoke"\n\n[tool.after]\ny = 2\n'
+    (root / "pyproject.toml").write_text(mine, encoding="utf-8")
+    refused = toolwire("init", cwd=root)
+    assert refused.returncode == 2
+    assert "already has a [tool.toolwire] table" in refused.stderr
+    assert "--force" in refused.stderr
+    assert (root / "pyproject.toml").read_text(encoding="utf-8") == mine
+
+
+def test_force_replaces_only_that_table(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    before = PROJECT + '\n[tool.toolwire]\nseam = "app.loop.Loop.invoke"\n'
+    after = '\n# about the next table\n[tool.after]\ny = [\n  "[not a header]",\n]\n'
+    (root / "pyproject.toml").write_text(before + after, encoding="utf-8")
+    done = toolwire("init", "--force", cwd=root)
+    assert done.returncode == 0, done.stderr
+    text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert text.startswith(PROJECT + "\n[tool.toolwire]\n# Written by `toolwire init`")
+    assert text.endswith(after)
+    assert "seam = " not in text.replace("# seam = ", "")
+    assert _table(root / "pyproject.toml")["presets"] == ["anthropic"]
+    load_config(root / "pyproject.toml")
+
+
+def test_force_refuses_a_table_it_cannot_isolate(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    inline = '[tool]\ntoolwire = { seam = "app.loop.Loop.invoke" }\n'
+    (root / "pyproject.toml").write_text(inline, encoding="utf-8")
+    done = toolwire("init", "--force", cwd=root)
+    assert done.returncode == 2
+    assert "edit this one by hand" in done.stderr
+    assert (root / "pyproject.toml").read_text(encoding="utf-8") == inline
+
+
+def test_bad_toml_is_an_error_not_a_rewrite(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    (root / "pyproject.toml").write_text("[project\n", encoding="utf-8")
+    done = toolwire("init", cwd=root)
+    assert done.returncode == 2
+    assert "is not valid TOML" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_empty_directory_gets_defaults_that_load(tmp_path: Path) -> None:
+    done = toolwire("init", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "tool methods (0)" in done.stdout
+    config = load_config(tmp_path / "pyproject.toml")
+    assert config.tool_methods == ("execute",)
+    assert not config.has_wire_sinks
+
+
+def test_dry_run_prints_and_writes_nothing(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    done = toolwire("init", "--dry-run", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert "\n[tool.toolwire]\n" in done.stdout
+    assert 'presets = ["anthropic"]' in done.stdout
+    assert not (root / "pyproject.toml").exists()

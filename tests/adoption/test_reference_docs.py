@@ -1,0 +1,78 @@
+"""docs/rules.md is rendered from rules/: it fails here when someone forgets to re-render."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from adoption_helpers import REPO, run
+
+from toolwire import config
+from toolwire.catalog import catalog
+from toolwire.docs import load_rules, render
+
+RULES_MD = REPO / "docs" / "rules.md"
+
+
+def test_rules_md_is_up_to_date() -> None:
+    # The checkout's rules/, not the installed copy: that is what a contributor edits.
+    done = run(
+        [
+            sys.executable,
+            "-m",
+            "toolwire.docs",
+            "--rules",
+            str(REPO / "rules"),
+            "--check",
+            str(RULES_MD),
+        ],
+        REPO,
+    )
+    assert done.returncode == 0, (
+        "docs/rules.md is stale; run `python -m toolwire.docs --rules rules -o docs/rules.md`\n"
+        + done.stderr
+    )
+
+
+def test_check_exits_1_on_a_stale_page(tmp_path: Path) -> None:
+    stale = tmp_path / "rules.md"
+    stale.write_text(RULES_MD.read_text(encoding="utf-8").replace("TW301", "TW399", 1))
+    done = run(
+        [
+            sys.executable,
+            "-m",
+            "toolwire.docs",
+            "--rules",
+            str(REPO / "rules"),
+            "--check",
+            str(stale),
+        ],
+        tmp_path,
+    )
+    assert done.returncode == 1
+    assert "is stale" in done.stderr
+    assert "-| [TW399]" in done.stderr or "+| [TW301]" in done.stderr  # the diff is shown
+
+
+def test_every_rule_and_every_example_is_on_the_page() -> None:
+    rules = load_rules(REPO / "rules")
+    page = render(rules)
+    assert [r.code for r in rules] == list(catalog())  # installed catalog == checkout
+    for rule in rules:
+        assert f"## {rule.code}: {rule.name}" in page
+        for example in rule.examples:
+            assert example.code in page, f"{rule.code}: an example is missing"
+
+
+def test_configuration_page_covers_every_key_and_preset() -> None:
+    page = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
+    for key in sorted(config._KEYS):
+        assert f"### `{key}`" in page or f"### `{key}` and" in page or f"and `{key}`" in page, key
+        assert f"| `{key}` |" in page, f"{key} is missing from the key table"
+    for name, preset in config.presets().items():
+        row = next((line for line in page.splitlines() if line.startswith(f"| `{name}` |")), "")
+        assert row, f"preset {name} is not documented"
+        for spec in preset["wire-sinks"]:
+            assert f"`{spec}`" in row, f"preset {name}: {spec} is not documented"
+    for sink in config.DEFAULT_HTML_SINKS:
+        assert f'"{sink}"' in page

@@ -1,0 +1,56 @@
+"""examples/agent migrates cleanly: its own tests pass afterwards and a re-run is a no-op."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOLWIRE = shutil.which("toolwire") or str(Path(sys.executable).with_name("toolwire"))
+
+
+def test_example_app_migrates_and_its_tests_pass(tmp_path: Path) -> None:
+    app = tmp_path / "agent"
+    shutil.copytree(ROOT / "examples" / "agent", app, ignore=shutil.ignore_patterns("__pycache__"))
+    before = {p: p.read_bytes() for p in app.rglob("*.py")}
+    done = subprocess.run(
+        [TOOLWIRE, "migrate", "--format", "json", "."], cwd=app, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    migrated = {(e["class"], e["method"]) for e in summary["migrated"]}
+    assert ("CalculatorTool", "execute") in migrated and ("Tool", "execute") in migrated
+    assert len(migrated) == 8
+    assert [(e["class"], e["reason"]) for e in summary["skipped"]] == [
+        ("MemoryTool", "annotated `-> Optional[str]`, not `-> str`")
+    ]
+    assert summary["returns_error"] == 3
+    for path, data in before.items():
+        text = path.read_text(encoding="utf-8")
+        ast.parse(text)
+        if path.name in ("memory.py", "files.py", "chat.py", "state.py", "app.py"):
+            assert path.read_bytes() == data, path  # nothing to migrate there
+    assert 'ToolResult.error("Error: division by zero")' in (
+        app / "agent" / "tools" / "calculator.py"
+    ).read_text(encoding="utf-8")
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(app)])}
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=app,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+
+    again = subprocess.run(
+        [TOOLWIRE, "migrate", "--check", "."], cwd=app, capture_output=True, text=True
+    )
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "MemoryTool.execute" in again.stdout  # still reported, still skipped
