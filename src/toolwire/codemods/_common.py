@@ -6,12 +6,14 @@ class bodies), so planning a migration never walks a module's expressions.
 
 from __future__ import annotations
 
+import argparse
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
+from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
 
 from toolwire.config import Config, find_config, load_config
 
@@ -35,6 +37,51 @@ def resolve_config(
     if result_class:
         changes["result_classes"] = (result_class,)
     return config.with_overrides(**changes) if changes else config
+
+
+class ToolwireCommand(VisitorBasedCodemodCommand):
+    """What both codemods share: their options, and the config those resolve to."""
+
+    def __init__(
+        self,
+        context: CodemodContext,
+        method: Sequence[str] | None,
+        result_class: str | None,
+        config_file: str | None,
+        config: Config | None,
+    ) -> None:
+        super().__init__(context)
+        self._config = config
+        self._options = (method, result_class, config_file)
+
+    @staticmethod
+    def add_args(arg_parser: argparse.ArgumentParser) -> None:
+        arg_parser.add_argument(
+            "--method",
+            action="append",
+            default=None,
+            help="a tool method name (repeatable; default: tool-methods from the config)",
+        )
+        arg_parser.add_argument(
+            "--result-class",
+            default=None,
+            help="dotted name of the result class (default: result-class from the config)",
+        )
+        arg_parser.add_argument(
+            "--toolwire-config",
+            dest="config_file",
+            default=None,
+            help="the pyproject.toml or toolwire.toml to read (default: the nearest one)",
+        )
+
+    @property
+    def config(self) -> Config:
+        method, result_class, config_file = self._options
+        self._config = resolve_config(
+            self._config, config_file, self.context.filename, method, result_class
+        )
+        self._options = (None, None, None)
+        return self._config
 
 
 def dotted(node: cst.BaseExpression) -> str | None:

@@ -8,13 +8,12 @@ The migration lives in `toolwire.codemods._returns`; this is its LibCST command.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 
 import libcst as cst
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod import CodemodContext
 
-from toolwire.codemods._common import resolve_config
+from toolwire.codemods._common import ToolwireCommand
 from toolwire.codemods._reports import MethodEvent, ToolReturnsReport
 from toolwire.codemods._returns import ToolReturns
 from toolwire.config import Config
@@ -22,7 +21,7 @@ from toolwire.config import Config
 __all__ = ["MethodEvent", "ToolReturnsCommand", "ToolReturnsReport"]
 
 
-class ToolReturnsCommand(VisitorBasedCodemodCommand):
+class ToolReturnsCommand(ToolwireCommand):
     DESCRIPTION = (
         "Migrate tool methods annotated `-> str` to return the typed ToolResult: "
         "`return X` becomes `ToolResult.text(X)` (`.error(X)` in an except handler)."
@@ -38,40 +37,9 @@ class ToolReturnsCommand(VisitorBasedCodemodCommand):
         config: Config | None = None,
         source: str | None = None,
     ) -> None:
-        super().__init__(context)
-        self._explicit = config
-        self._options = (method, result_class, config_file)
+        super().__init__(context, method, result_class, config_file, config)
         self.source = source
         self.report = ToolReturnsReport()
-
-    @staticmethod
-    def add_args(arg_parser: argparse.ArgumentParser) -> None:
-        arg_parser.add_argument(
-            "--method",
-            action="append",
-            default=None,
-            help="a tool method name (repeatable; default: tool-methods from the config)",
-        )
-        arg_parser.add_argument(
-            "--result-class",
-            default=None,
-            help="dotted name of the result class (default: result-class from the config)",
-        )
-        arg_parser.add_argument(
-            "--toolwire-config",
-            dest="config_file",
-            default=None,
-            help="the pyproject.toml or toolwire.toml to read (default: the nearest one)",
-        )
-
-    @property
-    def config(self) -> Config:
-        method, result_class, config_file = self._options
-        self._explicit = resolve_config(
-            self._explicit, config_file, self.context.filename, method, result_class
-        )
-        self._options = (None, None, None)
-        return self._explicit
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         migration = ToolReturns(self.config)

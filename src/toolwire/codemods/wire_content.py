@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TypeVar, cast
 
 import libcst as cst
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod import CodemodContext
 from libcst.metadata import CodeRange, PositionProvider
 
-from toolwire.codemods._common import resolve_config
+from toolwire.codemods._common import ToolwireCommand
 from toolwire.codemods._reports import FIX, REVIEW_CODES, Span, span_of, split_findings
 from toolwire.config import Config
 from toolwire.engine import check_source, module_name
@@ -67,7 +67,7 @@ def with_content(value: cst.BaseExpression) -> cst.Attribute:
     return cst.Attribute(value=value, attr=cst.Name("content"))
 
 
-class WireContentCommand(VisitorBasedCodemodCommand):
+class WireContentCommand(ToolwireCommand):
     DESCRIPTION = (
         "At every configured wire sink, hand over `<ToolResult>.content` instead of the "
         "whole result, and turn `str(<ToolResult>)` into `<ToolResult>.content`."
@@ -86,9 +86,7 @@ class WireContentCommand(VisitorBasedCodemodCommand):
         known_tools: frozenset[str] = frozenset(),
         findings: Sequence[Finding] | None = None,
     ) -> None:
-        super().__init__(context)
-        self._config = config
-        self._options = (method, result_class, config_file)
+        super().__init__(context, method, result_class, config_file, config)
         self.known_tools = known_tools | frozenset(known_tool or ())
         self.findings = findings
         self.report = WireContentReport()
@@ -99,33 +97,13 @@ class WireContentCommand(VisitorBasedCodemodCommand):
 
     @staticmethod
     def add_args(arg_parser: argparse.ArgumentParser) -> None:
-        arg_parser.add_argument(
-            "--method", action="append", default=None, help="a tool method name (repeatable)"
-        )
-        arg_parser.add_argument(
-            "--result-class", default=None, help="dotted name of the result class"
-        )
-        arg_parser.add_argument(
-            "--toolwire-config",
-            dest="config_file",
-            default=None,
-            help="the pyproject.toml or toolwire.toml to read (default: the nearest one)",
-        )
+        ToolwireCommand.add_args(arg_parser)
         arg_parser.add_argument(
             "--known-tool",
             action="append",
             default=None,
             help="dotted name of a class whose tool methods return the result class",
         )
-
-    @property
-    def config(self) -> Config:
-        method, result_class, config_file = self._options
-        self._config = resolve_config(
-            self._config, config_file, self.context.filename, method, result_class
-        )
-        self._options = (None, None, None)
-        return self._config
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         findings = self.findings
