@@ -26,7 +26,7 @@ from typing import Any, Literal, TypeVar
 from toolwire import files
 from toolwire.codemods._reports import MethodEvent, split_findings
 from toolwire.config import Config
-from toolwire.engine import check_tree, decode, module_name, parse
+from toolwire.engine import batch_gc, check_tree, decode, module_name, parse
 from toolwire.findings import Finding, unreadable
 
 __all__ = ["CODEMODS", "FileOutcome", "Summary", "migrate_paths"]
@@ -469,7 +469,7 @@ def _map(fn: Callable[[_T], _R], items: Sequence[_T], jobs: int) -> list[_R]:
     if jobs <= 1 or len(items) < 2:
         return [fn(item) for item in items]
     chunk = max(1, len(items) // (jobs * 8))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=batch_gc) as pool:
         return list(pool.map(fn, items, chunksize=chunk))
 
 
@@ -486,6 +486,7 @@ def migrate_paths(
     jobs: int = 1,
 ) -> Summary:
     """Run the selected codemods over `paths`; `config_for` gives each file's config."""
+    batch_gc()
     found, errors = files.discover(paths)
     found = [p for p in found if str(p) != files.STDIN]
     summary = Summary(mode, tuple(codemods), len(found), errors=list(errors))

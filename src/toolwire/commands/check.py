@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from toolwire.config import Config, ConfigError, find_config, load_config
-from toolwire.engine import check_source, module_name
+from toolwire.engine import batch_gc, check_source, module_name
 from toolwire.files import STDIN, discover, read
 from toolwire.findings import Finding
 from toolwire.reporters import REPORTERS, Report, RunError
@@ -214,6 +214,7 @@ def run(
 ) -> int:
     if not paths:
         paths = (STDIN,) if stdin_filename else (".",)
+    batch_gc()
     cwd = Path.cwd()
     files, input_errors = discover(paths)
     configs = _Configs(config_file, select, ignore)
@@ -332,7 +333,7 @@ def _run_chunks(
     chunks = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
     by_chunk: dict[int, list[FileResult]] = {}
     try:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=batch_gc) as pool:
             futures: dict[Future[list[FileResult]], int] = {
                 pool.submit(check_chunk, chunk): index for index, chunk in enumerate(chunks)
             }
