@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from toolwire import files
-from toolwire.codemods._reports import MethodEvent, split_findings
+from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
 from toolwire.config import Config
 from toolwire.engine import batch_gc, check_tree, decode, module_name, parse
 from toolwire.findings import Finding, unreadable
@@ -371,8 +371,9 @@ def finish_file(task: _Finish) -> FileOutcome:
 def _wire_content(
     text: str, tree: ast.Module, name: str, task: _Finish, outcome: FileOutcome
 ) -> tuple[str, ast.Module | None]:
-    # The migration rewrites whatever the analysis can prove, whatever select/ignore say.
-    config = task.config.with_overrides(select=(), ignore=())
+    # The migration rewrites whatever the analysis can prove, whatever select/ignore say;
+    # only the checks that carry its fixes or its review list need to run.
+    config = task.config.with_overrides(select=("TW201", *sorted(REVIEW_CODES)), ignore=())
     module = module_name(task.path, config)
     lines = text.splitlines()
     with warnings.catch_warnings():
