@@ -33,6 +33,8 @@ def batch_gc() -> None:
 
 def decode(source: bytes, path: str) -> tuple[str | None, Finding | None]:
     """Text of a module as Python reads it (coding cookie, BOM), or a TW000 finding."""
+    if source.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, unreadable(path, "cannot decode: a UTF-16 file; Python source is UTF-8")
     if b"\x00" in source:
         line = source[: source.index(b"\x00")].count(b"\n") + 1
         return None, unreadable(path, "cannot parse: source contains a NUL byte", line)

@@ -57,6 +57,7 @@ def test_columns_count_characters_not_bytes() -> None:
         (b"def f(:\n", "cannot parse"),
         (b"x = 1\n\xff\xfe = 2\n", "cannot decode"),
         (b"x = 1\x00\n", "NUL byte"),
+        ("x = 1\n".encode("utf-16"), "UTF-16"),
         (b"# -*- coding: nosuch -*-\nx = 1\n", "cannot decode"),
         (b"x = (" * 300 + b")" * 300, "cannot parse"),
     ],
