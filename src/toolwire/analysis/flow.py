@@ -34,7 +34,7 @@ _MAPPING_PICKERS = frozenset({"get", "pop", "setdefault"})
 _MAPPING_VIEWS = frozenset({"values", "copy"})
 _SEQUENCE_PICKERS = frozenset({"pop"})
 _STR_METHODS = frozenset(
-    {"format", "join", "strip", "lstrip", "rstrip", "upper", "lower", "replace", "encode"}
+    {"format", "join", "strip", "lstrip", "rstrip", "upper", "lower", "replace"}
 )
 
 
@@ -188,7 +188,7 @@ class Flow:
                 combined = current | L.derived(labels) if isinstance(node.op, ast.Add) else current
                 if isinstance(target, ast.Name):
                     env[target.id] = combined
-            case ast.Return(value=value) | ast.Expr(value=value):
+            case ast.Return(value=value):
                 if value is not None:
                     self.expr(value)
             case ast.If(test=test, body=body, orelse=orelse):
