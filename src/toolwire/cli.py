@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from toolwire import __version__
-from toolwire.catalog import CatalogError, Rule, catalog, nearest
+
+if TYPE_CHECKING:
+    from toolwire.catalog import Rule
 
 # Subcommands are imported on first use so that `toolwire rules` does not load libcst.
 _LAZY = {
@@ -56,6 +59,8 @@ def rules_command() -> None:
 @click.argument("code")
 def explain_command(code: str) -> None:
     """Show one rule: what it does, why, and its examples."""
+    from toolwire.catalog import nearest
+
     rules = _catalog()
     rule = rules.get(code.upper())
     if rule is None:
@@ -70,6 +75,9 @@ def explain_command(code: str) -> None:
 
 
 def _catalog() -> dict[str, Rule]:
+    # Loaded here, not at start-up: `check` and `migrate` do not need the catalog.
+    from toolwire.catalog import CatalogError, catalog
+
     try:
         return catalog()
     except CatalogError as exc:

@@ -12,10 +12,9 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,6 +23,9 @@ from toolwire.engine import batch_gc, check_source, module_name
 from toolwire.files import STDIN, discover, read
 from toolwire.findings import Finding
 from toolwire.reporters import REPORTERS, Report, RunError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 WIRE_CODES = ("TW301", "TW302")
 PARALLEL_ABOVE = 8  # files; below this a process pool costs more than it saves
@@ -329,6 +331,8 @@ def _run_chunks(
             results.append(check_file(task))
             advance(1)
         return results
+    from concurrent.futures import ProcessPoolExecutor, as_completed  # only when parallel
+
     size = max(1, math.ceil(len(tasks) / (jobs * 4)))
     chunks = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
     by_chunk: dict[int, list[FileResult]] = {}
