@@ -6,8 +6,10 @@ Every front-end (flake8, `toolwire check`, the wire-content codemod) calls into 
 from __future__ import annotations
 
 import ast
+import functools
 import gc
 import io
+import os
 import re
 import sys
 import tokenize
@@ -145,19 +147,27 @@ def module_name(path: Path, config: Config) -> str | None:
     """Dotted module name of `path`, relative to the project root or its `src/`."""
     if config.source is None:
         return None
-    root = config.source.resolve().parent
-    resolved = path.resolve()
-    for base in (root / "src", root):
-        try:
-            relative = resolved.relative_to(base)
-        except ValueError:
-            continue
-        parts = list(relative.with_suffix("").parts)
-        if parts and parts[-1] == "__init__":
-            parts.pop()
-        if parts and all(p.isidentifier() for p in parts):
-            return ".".join(parts)
+    root = _project_root(config.source)
+    # Resolving costs a system call per path component; try the plain absolute path first.
+    for candidate in (Path(os.path.abspath(path)), None):
+        where = candidate if candidate is not None else path.resolve()
+        for base in (root / "src", root):
+            try:
+                relative = where.relative_to(base)
+            except ValueError:
+                continue
+            parts = list(relative.with_suffix("").parts)
+            if parts and parts[-1] == "__init__":
+                parts.pop()
+            if parts and all(p.isidentifier() for p in parts):
+                return ".".join(parts)
+            return None
     return None
+
+
+@functools.cache
+def _project_root(source: Path) -> Path:
+    return source.resolve().parent
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:

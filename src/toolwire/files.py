@@ -127,26 +127,31 @@ def _strerror(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+_Key = tuple[int, int]  # (st_dev, st_ino): a file's identity without resolving its path
+
+
 class _Walker:
     def __init__(self) -> None:
         self.files: list[Path] = []
         self.errors: list[Finding] = []
-        self._seen_files: set[Path] = set()
-        self._seen_dirs: set[Path] = set()
+        self._seen_files: set[_Key] = set()
+        self._seen_dirs: set[_Key] = set()
 
-    def add_file(self, path: Path) -> None:
-        try:
-            resolved = path.resolve(strict=True)
-        except (OSError, RuntimeError) as exc:
-            self.error(path, exc)
-            return
-        if resolved not in self._seen_files:
-            self._seen_files.add(resolved)
+    def add_file(self, path: Path, key: _Key | None = None) -> None:
+        if key is None:
+            try:
+                status = os.stat(path)
+            except (OSError, RuntimeError) as exc:
+                self.error(path, exc)
+                return
+            key = (status.st_dev, status.st_ino)
+        if key not in self._seen_files:
+            self._seen_files.add(key)
             self.files.append(path)
 
     def walk(self, top: Path) -> None:
         try:
-            resolved = top.resolve(strict=True)
+            status = os.stat(top)
         except (OSError, RuntimeError) as exc:
             self.error(top, exc)
             return
@@ -155,20 +160,20 @@ class _Walker:
         # A directory given by name is checked even when an enclosing repository ignores it
         # (the stdlib inside a git-managed pyenv): only patterns below it still apply.
         ignores = [_without_patterns_matching(i, logical) for i in _enclosing_ignores(logical)]
-        self._walk(top, logical, resolved, ignores, ())
+        self._walk(top, logical, (status.st_dev, status.st_ino), ignores, ())
 
     def _walk(
         self,
         directory: Path,
         logical: Path,
-        resolved: Path,
+        key: _Key,
         ignores: list[_Ignore],
-        ancestors: tuple[Path, ...],
+        ancestors: tuple[_Key, ...],
     ) -> None:
-        if resolved in self._seen_dirs:
+        if key in self._seen_dirs:
             return
-        self._seen_dirs.add(resolved)
-        ancestors = (*ancestors, resolved)
+        self._seen_dirs.add(key)
+        ancestors = (*ancestors, key)
         own = _load_ignore(logical)
         if own is not None:
             ignores = [*ignores, own]
@@ -178,44 +183,49 @@ class _Walker:
             self.error(directory, exc)
             return
         for entry in entries:
-            path = directory / entry.name
             try:
                 is_link = entry.is_symlink()
                 is_dir = entry.is_dir()
                 is_file = not is_dir and entry.is_file()
             except OSError as exc:
-                self.error(path, exc)
+                self.error(directory / entry.name, exc)
                 continue
+            if is_file and not entry.name.endswith(SUFFIXES):
+                continue
+            path = directory / entry.name
             if is_link and not (is_dir or is_file):
                 if path.suffix in SUFFIXES or _link_is_loop(path):
                     self.error(path, _link_error(path))
                 continue
-            if _ignored(logical / entry.name, is_dir, ignores):
+            if ignores and _ignored(logical / entry.name, is_dir, ignores):
                 continue
             if is_dir:
-                self._enter(path, logical / entry.name, is_link, ignores, ancestors)
-            elif is_file and path.suffix in SUFFIXES:
-                self.add_file(path)
+                self._enter(entry, path, logical / entry.name, is_link, ignores, ancestors)
+            elif is_file:
+                # A regular file's inode comes with the directory listing; a link is stat'ed.
+                self.add_file(path, None if is_link else (key[0], entry.inode()))
 
     def _enter(
         self,
+        entry: os.DirEntry[str],
         path: Path,
         logical: Path,
         is_link: bool,
         ignores: list[_Ignore],
-        ancestors: tuple[Path, ...],
+        ancestors: tuple[_Key, ...],
     ) -> None:
         if _excluded_dir(path):
             return
         try:
-            resolved = path.resolve(strict=True)
-        except (OSError, RuntimeError) as exc:
+            status = entry.stat()
+        except OSError as exc:
             self.error(path, exc)
             return
-        if is_link and resolved in ancestors:
+        key = (status.st_dev, status.st_ino)
+        if is_link and key in ancestors:
             self.error(path, OSError(errno.ELOOP, "symlink loop"))
             return
-        self._walk(path, logical, resolved, ignores, ancestors)
+        self._walk(path, logical, key, ignores, ancestors)
 
     def error(self, path: Path, exc: BaseException) -> None:
         message = _strerror(exc) if isinstance(exc, OSError) else "symlink loop"
