@@ -14,7 +14,7 @@ import re
 import sys
 import tokenize
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from toolwire.config import Config
@@ -168,7 +168,3 @@ def module_name(path: Path, config: Config) -> str | None:
 @functools.cache
 def _project_root(source: Path) -> Path:
     return source.resolve().parent
-
-
-def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
-    return sorted(findings)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,20 +15,15 @@ from toolwire.docs import load_rules, render
 RULES_MD = REPO / "docs" / "rules.md"
 
 
+def check_page(page: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`python -m toolwire.docs --check` of `page` against the checkout's rules/."""
+    command = [sys.executable, "-m", "toolwire.docs", "--rules", str(REPO / "rules")]
+    return run([*command, "--check", str(page)], cwd)
+
+
 def test_rules_md_is_up_to_date() -> None:
     # The checkout's rules/, not the installed copy: that is what a contributor edits.
-    done = run(
-        [
-            sys.executable,
-            "-m",
-            "toolwire.docs",
-            "--rules",
-            str(REPO / "rules"),
-            "--check",
-            str(RULES_MD),
-        ],
-        REPO,
-    )
+    done = check_page(RULES_MD, REPO)
     assert done.returncode == 0, (
         "docs/rules.md is stale; run `python -m toolwire.docs --rules rules -o docs/rules.md`\n"
         + done.stderr
@@ -37,18 +33,7 @@ def test_rules_md_is_up_to_date() -> None:
 def test_check_exits_1_on_a_stale_page(tmp_path: Path) -> None:
     stale = tmp_path / "rules.md"
     stale.write_text(RULES_MD.read_text(encoding="utf-8").replace("TW301", "TW399", 1))
-    done = run(
-        [
-            sys.executable,
-            "-m",
-            "toolwire.docs",
-            "--rules",
-            str(REPO / "rules"),
-            "--check",
-            str(stale),
-        ],
-        tmp_path,
-    )
+    done = check_page(stale, tmp_path)
     assert done.returncode == 1
     assert "is stale" in done.stderr
     assert "-| [TW399]" in done.stderr or "+| [TW301]" in done.stderr  # the diff is shown

@@ -30,9 +30,7 @@ def call_sink_payloads(
     if target is None or target not in table:
         return
     for sink in table[target]:
-        short = sink.target.rpartition(".")[2] if "." in sink.target else sink.target
-        owner = sink.target.rsplit(".", 2)
-        label = ".".join(owner[-2:]) if len(owner) > 2 else short
+        label = _sink_label(sink.target)
         if sink.any_argument:
             for arg in node.args:
                 yield label, arg.value if isinstance(arg, ast.Starred) else arg
@@ -46,6 +44,13 @@ def call_sink_payloads(
             before = node.args[: sink.index + 1]
             if not any(isinstance(a, ast.Starred) for a in before):
                 yield label, node.args[sink.index]
+
+
+def _sink_label(target: str) -> str:
+    """`ChatMessage.tool_result` of `app.chat.ChatMessage.tool_result`, `Markup` of
+    `markupsafe.Markup`: the name a reader knows the sink by."""
+    parts = target.split(".")
+    return ".".join(parts[-2:]) if len(parts) > 2 else parts[-1]
 
 
 def message_sink_payloads(node: ast.Dict, ctx: Context) -> Iterator[tuple[str, ast.expr]]:
