@@ -23,4 +23,6 @@ def pytest_runtest_makereport(
     report = outcome.get_result()
     if REQUIRE and report.skipped:
         report.outcome = "failed"
-        report.longrepr = f"adapter test skipped in CI, where every framework is installed: {report.longrepr}"
+        report.longrepr = (
+            f"adapter test skipped in CI, where every framework is installed: {report.longrepr}"
+        )

@@ -17,14 +17,20 @@ def test_a_skip_fails_when_frameworks_are_required(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "TOOLWIRE_REQUIRE_FRAMEWORKS": "1"}
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(tmp_path)],
-        capture_output=True, text=True, env=env, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
     )
     assert run.returncode == 1, run.stdout
     assert "1 failed" in run.stdout
     env.pop("TOOLWIRE_REQUIRE_FRAMEWORKS")
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(tmp_path)],
-        capture_output=True, text=True, env=env, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
     )
     assert run.returncode == 0, run.stdout
     assert "1 skipped" in run.stdout
