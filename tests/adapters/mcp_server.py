@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from mcp.server.fastmcp import FastMCP
+try:
+    from mcp.server.fastmcp import FastMCP
+except ModuleNotFoundError:  # mcp 2.x
+    from mcp.server.mcpserver import MCPServer as FastMCP  # type: ignore[no-redef]
 
 from toolwire import ToolArtifact, ToolResult
 from toolwire.adapters.mcp import result_tool
