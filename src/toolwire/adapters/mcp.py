@@ -82,7 +82,7 @@ def result_tool(fn: Callable[P, Any]) -> Callable[P, Any]:
     taken as `ToolResult.text(...)`; anything else is a `TypeError`, which the server
     reports as an error result naming the tool.
     """
-    where = f"MCP tool {getattr(fn, '__qualname__', repr(fn))}"
+    where = f"MCP tool {getattr(fn, '__name__', repr(fn))}"
     # Evaluated here, in the tool's own module: the wrapper's signature is taken as is.
     signature = inspect.signature(fn, eval_str=True)
 
