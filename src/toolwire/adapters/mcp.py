@@ -1,0 +1,165 @@
+"""MCP: FastMCP (mcp 1.x) / MCPServer (mcp 2.x) tools that return a `ToolResult`, and back.
+
+Server side, put `@result_tool` under `@mcp.tool()`::
+
+    @mcp.tool()
+    @result_tool
+    def lookup(city: str) -> ToolResult: ...
+
+The client receives a `CallToolResult` whose only content block is one `TextContent`
+holding `result.content`, with `isError` set for `ToolResult.error(...)`, and the
+artifacts under `_meta["toolwire/artifacts"]` as `{type, label, data}` records. They are
+not put in `structuredContent`, which some clients (pydantic-ai, the Agents SDK) send
+to the model. The tool advertises no `outputSchema`, so there is no structured output.
+
+Client side, `from_call_tool_result(await session.call_tool(...))` gives the host a
+`ToolResult` again. See docs/frameworks/mcp.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import sys
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, ParamSpec, overload
+
+from mcp.types import CallToolResult
+
+from toolwire.adapters._common import as_result
+from toolwire.bounds import bound_artifacts, coerce_utf8
+from toolwire.result import ToolArtifact, ToolResult
+
+__all__ = ["ARTIFACTS_KEY", "from_call_tool_result", "result_tool", "to_call_tool_result"]
+
+ARTIFACTS_KEY = "toolwire/artifacts"
+"""The `_meta` key of a `CallToolResult` that carries the artifacts."""
+
+# Artifacts only have to survive JSON-RPC here; capping sizes is the host's seam
+# (`toolwire.bounds.bound`), which knows its own budget.
+_NO_BUDGET = sys.maxsize
+
+P = ParamSpec("P")
+
+
+def to_call_tool_result(result: ToolResult) -> CallToolResult:
+    """The `CallToolResult` for `result`: its content as one text block, artifacts in `_meta`.
+
+    Text is coerced to valid UTF-8 and artifact data that JSON cannot encode collapses
+    into one "Artifacts omitted" TEXT artifact (`toolwire.bounds`), so that the result
+    always serialises onto the MCP wire.
+    """
+    if not isinstance(result, ToolResult):
+        raise TypeError(f"expected a ToolResult, got {type(result).__name__}")
+    # Aliased field names ("isError", "_meta") are accepted by mcp 1.x and 2.x alike.
+    payload: dict[str, Any] = {
+        "content": [{"type": "text", "text": coerce_utf8(result.content)}],
+        "isError": result.is_error,
+    }
+    if result.artifacts:
+        artifacts = bound_artifacts(result.artifacts, budget=_NO_BUDGET)
+        payload["_meta"] = {ARTIFACTS_KEY: [artifact.to_dict() for artifact in artifacts]}
+    return CallToolResult.model_validate(payload)
+
+
+@overload
+def result_tool(
+    fn: Callable[P, Awaitable[ToolResult | str]],
+) -> Callable[P, Awaitable[CallToolResult]]: ...
+
+
+@overload
+def result_tool(fn: Callable[P, ToolResult | str]) -> Callable[P, CallToolResult]: ...
+
+
+def result_tool(fn: Callable[P, Any]) -> Callable[P, Any]:
+    """Make a tool function that returns a `ToolResult` return a `CallToolResult` instead.
+
+    Apply it under `@mcp.tool()` (or pass `result_tool(fn)` to `add_tool`). The wrapper
+    keeps the function's name, docstring and parameters, so FastMCP builds the same
+    input schema and still injects a `Context` parameter; its return annotation is
+    `CallToolResult`, so no output schema is advertised. A tool that returns a `str` is
+    taken as `ToolResult.text(...)`; anything else is a `TypeError`, which the server
+    reports as an error result naming the tool.
+    """
+    where = f"MCP tool {getattr(fn, '__name__', repr(fn))}"
+    # Evaluated here, in the tool's own module: the wrapper's signature is taken as is.
+    signature = inspect.signature(fn, eval_str=True)
+
+    def sync_tool(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
+        return to_call_tool_result(as_result(fn(*args, **kwargs), where))
+
+    async def async_tool(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
+        return to_call_tool_result(as_result(await fn(*args, **kwargs), where))
+
+    wrapper = functools.wraps(fn)(async_tool if inspect.iscoroutinefunction(fn) else sync_tool)
+    wrapper.__annotations__ = {
+        name: parameter.annotation
+        for name, parameter in signature.parameters.items()
+        if parameter.annotation is not inspect.Parameter.empty
+    } | {"return": CallToolResult}
+    # `__signature__` stops inspect.signature from following `__wrapped__` back to `fn`.
+    wrapper.__dict__["__signature__"] = signature.replace(return_annotation=CallToolResult)
+    return wrapper
+
+
+def from_call_tool_result(result: CallToolResult) -> ToolResult:
+    """The `ToolResult` for a `CallToolResult` from `ClientSession.call_tool`.
+
+    - `content`: the text blocks, joined with a newline (one block gives its text as is);
+    - `isError`: `ToolResult.error(content)`, which carries no artifacts;
+    - `_meta["toolwire/artifacts"]`: the artifacts, in order;
+    - every other content block (image, audio, resource, resource link) and any
+      `structuredContent`: a run-only artifact of type `mcp/<block type>` or
+      `mcp/structuredContent` holding the block's JSON, so nothing but text reaches
+      `content` and nothing the server sent is lost.
+
+    A `_meta["toolwire/artifacts"]` that is not a list of `{type, label, data}` records
+    raises `ValueError`.
+    """
+    wire: dict[str, Any] = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+    texts: list[str] = []
+    others: list[ToolArtifact] = []
+    for block in wire.get("content", []):
+        kind = str(block.get("type", ""))
+        if kind == "text":
+            texts.append(str(block.get("text", "")))
+        else:
+            others.append(ToolArtifact(f"mcp/{kind or 'content'}", _block_label(block), block))
+    content = "\n".join(texts)
+    if wire.get("isError"):
+        return ToolResult.error(content)
+    if "structuredContent" in wire:
+        structured = wire["structuredContent"]
+        others.append(ToolArtifact("mcp/structuredContent", "structuredContent", structured))
+    return ToolResult.text(content, *_artifacts_from_meta(wire.get("_meta")), *others)
+
+
+def _block_label(block: Mapping[str, Any]) -> str:
+    resource = block.get("resource")
+    for label in (
+        block.get("uri"),
+        resource.get("uri") if isinstance(resource, Mapping) else None,
+        block.get("mimeType"),
+    ):
+        if isinstance(label, str) and label:
+            return label
+    return str(block.get("type", "content"))
+
+
+def _artifacts_from_meta(meta: object) -> tuple[ToolArtifact, ...]:
+    if not isinstance(meta, Mapping) or ARTIFACTS_KEY not in meta:
+        return ()
+    records = meta[ARTIFACTS_KEY]
+    where = f"_meta[{ARTIFACTS_KEY!r}]"
+    if not isinstance(records, list):
+        raise ValueError(f"{where} must be a list of records, got {type(records).__name__}")
+    artifacts: list[ToolArtifact] = []
+    for index, record in enumerate(records):
+        if not isinstance(record, Mapping) or not {"type", "label", "data"} <= record.keys():
+            raise ValueError(f"{where}[{index}] is not a {{type, label, data}} record")
+        try:
+            artifacts.append(ToolArtifact(record["type"], record["label"], record["data"]))
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{where}[{index}]: {error}") from None
+    return tuple(artifacts)
