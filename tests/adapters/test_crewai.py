@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("crewai")
 
 from ca_scripted import ScriptedLLM, call, final
-from crewai import Agent, Task
+from crewai import Agent, Crew, Task
 from crewai.events.event_bus import crewai_event_bus
 from crewai.events.types.tool_usage_events import ToolUsageFinishedEvent
 from crewai.hooks import (
@@ -27,6 +27,7 @@ from crewai.hooks import (
     unregister_after_tool_call_hook,
 )
 from crewai.hooks.tool_hooks import ToolCallHookContext
+from crewai.state.checkpoint_config import CheckpointConfig
 from crewai.tools.tool_failure import ToolExecutionFailedError, ToolFailureReason
 
 from toolwire import ToolArtifact, ToolResult
@@ -164,6 +165,24 @@ def test_crewai_events_carry_the_content_only() -> None:
         run_agent(llm, [CustomerLookup()])
         crewai_event_bus.flush()
     assert outputs == ["ada: 2 open orders"]
+
+
+def test_a_crew_checkpoint_holds_the_content_and_no_artifact(tmp_path: Path) -> None:
+    llm = ScriptedLLM(
+        model="scripted",
+        native=True,
+        replies=[call(True, 1, "customer_lookup", {"customer": "ada"}), "done"],
+    )
+    agent = Agent(role="support", goal="answer", backstory="b", llm=llm, tools=[CustomerLookup()])
+    task = Task(description="How is ada doing?", expected_output="a sentence", agent=agent)
+    checkpoint = CheckpointConfig(
+        location=str(tmp_path), on_events=["tool_usage_finished", "task_completed"]
+    )
+    assert str(Crew(agents=[agent], tasks=[task], checkpoint=checkpoint).kickoff()) == "done"
+    written = [p.read_text(errors="replace") for p in tmp_path.rglob("*") if p.is_file()]
+    assert written
+    assert any("ada: 2 open orders" in text for text in written)
+    assert not any(MARK in text for text in written)
 
 
 def test_a_tool_that_returns_something_else_fails_without_reaching_the_model() -> None:
