@@ -1,0 +1,170 @@
+"""CrewAI tools that return a `ToolResult` (`pip install 'toolwire[crewai]'`).
+
+Write the tool as usual, a `BaseTool` subclass with `_run` or a function under `@tool`,
+and return a `ToolResult` from it:
+
+- `content` is what the agent reads: CrewAI renders a raw result through the tool's
+  `format_output_for_agent`, which here is exactly `result.content`.
+- `ToolResult.error(...)` reaches CrewAI as its own `ToolFailure`, so the failure policy,
+  `TaskOutput.tool_failures` and `ToolFailureDetectedEvent` see a failed call; the agent
+  reads the same `content`.
+- the artifacts stay in the raw result, which CrewAI hands only to after-tool-call hooks
+  (`ToolCallHookContext.raw_tool_result`) and to its in-memory tool cache. `result_of`
+  reads it back in a hook. CrewAI persists none of it: checkpoints and events hold the
+  formatted text.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any, TypeVar, overload
+
+from crewai.hooks.tool_hooks import ToolCallHookContext
+from crewai.tools import BaseTool
+from crewai.tools.base_tool import Tool
+from crewai.tools.base_tool import tool as crewai_tool
+from crewai.tools.tool_failure import ToolFailure
+from pydantic import BaseModel
+
+from toolwire.adapters._common import as_result
+from toolwire.result import ToolResult
+
+__all__ = ["ResultFunctionTool", "ResultTool", "result_of", "tool"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _for_crewai(value: object, where: str) -> ToolResult | ToolFailure:
+    """The raw result CrewAI keeps: the `ToolResult`, or its `ToolFailure` when it failed."""
+    if isinstance(value, ToolFailure):  # CrewAI's own, e.g. a spent usage limit
+        return value
+    result = as_result(value, where)
+    if result.is_error:
+        # No `code`: `as_agent_message()` would append it to what the agent reads.
+        return ToolFailure(message=result.content)
+    return result
+
+
+def _converting(function: _F, where: str) -> _F:
+    """`function` with its return value turned into the raw result CrewAI keeps."""
+    if inspect.iscoroutinefunction(function):
+
+        @functools.wraps(function)
+        async def run_async(*args: Any, **kwargs: Any) -> ToolResult | ToolFailure:
+            return _for_crewai(await function(*args, **kwargs), where)
+
+        run_async.__toolwire_converting__ = True  # type: ignore[attr-defined]
+        return run_async  # type: ignore[return-value]
+
+    @functools.wraps(function)
+    def run(*args: Any, **kwargs: Any) -> ToolResult | ToolFailure:
+        return _for_crewai(function(*args, **kwargs), where)
+
+    run.__toolwire_converting__ = True  # type: ignore[attr-defined]
+    return run  # type: ignore[return-value]
+
+
+def _agent_text(tool: BaseTool, raw_result: Any) -> str:
+    if isinstance(raw_result, ToolFailure):
+        return raw_result.as_agent_message()
+    return as_result(raw_result, f"CrewAI tool {tool.name!r}").content
+
+
+class ResultTool(BaseTool):
+    """A CrewAI `BaseTool` whose `_run` (or `_arun`) returns a `ToolResult`.
+
+    Subclass it exactly like `BaseTool`. Every path CrewAI calls the tool by (`run`,
+    `arun`, the structured tool of the ReAct loop, native function calling) goes through
+    `_run`/`_arun`, so that is where the result is mapped.
+    """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("_run", "_arun"):
+            method = cls.__dict__.get(name)
+            if callable(method) and not getattr(method, "__toolwire_converting__", False):
+                setattr(cls, name, _converting(method, f"{cls.__qualname__}.{name}()"))
+
+    def format_output_for_agent(self, raw_result: Any) -> str:
+        """The text the agent reads: `content`, never an artifact."""
+        return _agent_text(self, raw_result)
+
+
+class ResultFunctionTool(Tool[..., Any]):
+    """What `toolwire.adapters.crewai.tool` makes: CrewAI's function `Tool`, mapped."""
+
+    def format_output_for_agent(self, raw_result: Any) -> str:
+        """The text the agent reads: `content`, never an artifact."""
+        return _agent_text(self, raw_result)
+
+
+@overload
+def tool(func: Callable[..., Any], /) -> ResultFunctionTool: ...
+
+
+@overload
+def tool(
+    name: str,
+    /,
+    *,
+    result_schema: type[BaseModel] | None = ...,
+    result_as_answer: bool = ...,
+    max_usage_count: int | None = ...,
+) -> Callable[[Callable[..., Any]], ResultFunctionTool]: ...
+
+
+@overload
+def tool(
+    *,
+    result_schema: type[BaseModel] | None = ...,
+    result_as_answer: bool = ...,
+    max_usage_count: int | None = ...,
+) -> Callable[[Callable[..., Any]], ResultFunctionTool]: ...
+
+
+def tool(
+    *args: Callable[..., Any] | str,
+    result_schema: type[BaseModel] | None = None,
+    result_as_answer: bool = False,
+    max_usage_count: int | None = None,
+) -> ResultFunctionTool | Callable[[Callable[..., Any]], ResultFunctionTool]:
+    """CrewAI's `@tool` (same arguments) for a function that returns a `ToolResult`."""
+
+    def make(function: Callable[..., Any], name: str | None) -> ResultFunctionTool:
+        where = f"CrewAI tool {name or function.__name__!r}"
+        converting = _converting(function, where)
+        options: dict[str, Any] = {
+            "result_schema": result_schema,
+            "result_as_answer": result_as_answer,
+            "max_usage_count": max_usage_count,
+        }
+        decorate = crewai_tool(name, **options) if name else crewai_tool(**options)
+        made = decorate(converting)
+        # CrewAI builds the schema; the subclass only adds the agent-text mapping.
+        fields = {field: getattr(made, field) for field in type(made).model_fields}
+        return ResultFunctionTool(**fields)
+
+    if len(args) == 1 and callable(args[0]):
+        return make(args[0], None)
+    if len(args) > 1 or (args and not isinstance(args[0], str)):
+        raise TypeError("tool() takes a function, or a tool name and options")
+    name = args[0] if args else None
+    assert name is None or isinstance(name, str)
+    return lambda function: make(function, name)
+
+
+def result_of(context: ToolCallHookContext) -> ToolResult | None:
+    """In an after-tool-call hook: the `ToolResult` of the call, artifacts included.
+
+    A failure (the tool's `ToolResult.error`, or one CrewAI reported, such as a spent
+    usage limit) comes back as `ToolResult.error` with the text the agent read. `None`
+    when the tool was not a toolwire tool.
+    """
+    raw = context.raw_tool_result
+    if isinstance(raw, ToolResult):
+        return raw
+    if isinstance(raw, ToolFailure):
+        return ToolResult.error(raw.as_agent_message())
+    return None
