@@ -2,7 +2,10 @@
 
 Paths given on the command line are taken as given. Directories are walked for `*.py`
 and `*.pyi` files, skipping VCS and tool directories, virtualenvs and `.gitignore`d
-paths. Problems with the input become TW000 findings, never exceptions.
+paths. A symlink met in a walk whose target lies outside the directory given is not
+followed (as ruff and black do): `discover_all` names it. Problems with the input
+(a directory that cannot be listed, a FIFO, a dangling link) become TW000 findings,
+never exceptions, and the rest of the run goes on.
 """
 
 from __future__ import annotations
@@ -10,9 +13,10 @@ from __future__ import annotations
 import errno
 import fnmatch
 import os
+import stat
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pathspec
@@ -72,7 +76,7 @@ def _load_ignore(directory: Path, name: str = ".gitignore") -> _Ignore | None:
 
 def _repo_root(directory: Path) -> Path | None:
     for candidate in (directory, *directory.parents):
-        if (candidate / ".git").exists():
+        if os.path.exists(candidate / ".git"):
             return candidate
     return None
 
@@ -118,10 +122,12 @@ def _excluded_dir(path: Path) -> bool:
     name = path.name
     if name in EXCLUDED_DIRS or any(fnmatch.fnmatch(name, g) for g in EXCLUDED_DIR_GLOBS):
         return True
-    return (path / "pyvenv.cfg").is_file()
+    # os.path, not Path: an unsearchable directory must not raise here.
+    return os.path.isfile(path / "pyvenv.cfg")
 
 
-def _strerror(exc: OSError) -> str:
+def strerror(exc: OSError) -> str:
+    """The reason of an OSError, as TW000 messages give it."""
     if exc.errno == errno.ELOOP:
         return "symlink loop"
     return exc.strerror or str(exc)
@@ -130,12 +136,23 @@ def _strerror(exc: OSError) -> str:
 _Key = tuple[int, int]  # (st_dev, st_ino): a file's identity without resolving its path
 
 
+@dataclass(slots=True)
+class Discovery:
+    """What a run reads: `files`, TW000 `errors`, and the symlinks not followed (`outside`)."""
+
+    files: list[Path] = field(default_factory=list)
+    errors: list[Finding] = field(default_factory=list)
+    outside: list[Path] = field(default_factory=list)
+
+
 class _Walker:
     def __init__(self) -> None:
-        self.files: list[Path] = []
-        self.errors: list[Finding] = []
+        self.found = Discovery()
+        self.files = self.found.files
+        self.errors = self.found.errors
         self._seen_files: set[_Key] = set()
         self._seen_dirs: set[_Key] = set()
+        self._root = ""
 
     def add_file(self, path: Path, key: _Key | None = None) -> None:
         if key is None:
@@ -155,6 +172,7 @@ class _Walker:
         except (OSError, RuntimeError) as exc:
             self.error(top, exc)
             return
+        self._root = os.path.realpath(top)
         # Ignore files are matched by logical (unresolved) absolute location, as git does.
         logical = Path(os.path.abspath(top))
         # A directory given by name is checked even when an enclosing repository ignores it
@@ -197,7 +215,14 @@ class _Walker:
                 if path.suffix in SUFFIXES or _link_is_loop(path):
                     self.error(path, _link_error(path))
                 continue
+            if not (is_dir or is_file):
+                if path.suffix in SUFFIXES:
+                    self.error(path, _not_regular(path))
+                continue
             if ignores and _ignored(logical / entry.name, is_dir, ignores):
+                continue
+            if is_link and not self._inside(path):
+                self.found.outside.append(path)
                 continue
             if is_dir:
                 self._enter(entry, path, logical / entry.name, is_link, ignores, ancestors)
@@ -227,8 +252,12 @@ class _Walker:
             return
         self._walk(path, logical, key, ignores, ancestors)
 
+    def _inside(self, path: Path) -> bool:
+        target = os.path.realpath(path)
+        return target == self._root or target.startswith(self._root.rstrip(os.sep) + os.sep)
+
     def error(self, path: Path, exc: BaseException) -> None:
-        message = _strerror(exc) if isinstance(exc, OSError) else "symlink loop"
+        message = strerror(exc) if isinstance(exc, OSError) else "symlink loop"
         self.errors.append(unreadable(str(path), f"cannot read: {message}"))
 
 
@@ -240,6 +269,23 @@ def _link_is_loop(path: Path) -> bool:
     except RuntimeError:
         return True
     return False
+
+
+def _not_regular(path: Path) -> OSError:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return exc
+    kind = next((k for test, k in _KINDS if test(mode)), "not a regular file")
+    return OSError(errno.EINVAL, f"not a regular file ({kind})")
+
+
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
 
 
 def _link_error(path: Path) -> OSError:
@@ -257,6 +303,12 @@ def discover(paths: Sequence[str]) -> tuple[list[Path], list[Finding]]:
 
     `-` stands for stdin and is returned as `Path("-")`.
     """
+    found = discover_all(paths)
+    return found.files, found.errors
+
+
+def discover_all(paths: Sequence[str]) -> Discovery:
+    """`discover`, and the symlinks out of the tree that the walk did not follow."""
     walker = _Walker()
     for given in paths:
         if given == STDIN:
@@ -264,15 +316,18 @@ def discover(paths: Sequence[str]) -> tuple[list[Path], list[Finding]]:
                 walker.files.append(Path(STDIN))
             continue
         path = Path(given)
-        if path.is_dir():
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as exc:
+            walker.error(path, _link_error(path) if os.path.islink(path) else exc)
+            continue
+        if stat.S_ISDIR(mode):
             walker.walk(path)
-        elif path.is_file():
+        elif stat.S_ISREG(mode):
             walker.add_file(path)
-        elif path.is_symlink():
-            walker.error(path, _link_error(path))
         else:
-            walker.error(path, OSError(errno.ENOENT, os.strerror(errno.ENOENT)))
-    return walker.files, walker.errors
+            walker.error(path, _not_regular(path))
+    return walker.found
 
 
 def read(path: Path) -> bytes | Finding:
@@ -282,4 +337,4 @@ def read(path: Path) -> bytes | Finding:
             return sys.stdin.buffer.read()
         return path.read_bytes()
     except OSError as exc:
-        return unreadable(str(path), f"cannot read: {_strerror(exc)}")
+        return unreadable(str(path), f"cannot read: {strerror(exc)}")

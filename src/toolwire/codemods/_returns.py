@@ -411,9 +411,13 @@ class _Rewriter:
         if in_except is None or updated_node.value is None:
             return updated_node
         factory = "error" if in_except else "text"
-        return updated_node.with_changes(
-            value=self.wrapped(original_node.value, updated_node.value, factory)
-        )
+        changes: dict[str, object] = {
+            "value": self.wrapped(original_node.value, updated_node.value, factory)
+        }
+        space = updated_node.whitespace_after_return
+        if isinstance(space, cst.SimpleWhitespace) and not space.value:
+            changes["whitespace_after_return"] = cst.SimpleWhitespace(" ")  # `return(x)`
+        return updated_node.with_changes(**changes)
 
     def wrapped(
         self, original: cst.BaseExpression | None, value: cst.BaseExpression, factory: str
@@ -439,8 +443,16 @@ def _dotted_expr(name: str) -> cst.Name | cst.Attribute:
 
 
 def _call(ref: str, factory: str, value: cst.BaseExpression) -> cst.Call:
+    """`ref.factory(value)`, whose one argument is exactly `value`.
+
+    The outer parentheses of `return (x)` become the call's (comments and all), except
+    when they are what makes `value` one tuple: `return (a, b)` keeps them, so it becomes
+    `text((a, b))`, never `text(a, b)`.
+    """
     func = _dotted_expr(f"{ref}.{factory}")
-    if isinstance(value, cst.Tuple) and not value.lpar:
+    if isinstance(value, cst.Tuple) and len(value.lpar) < 2:
+        if value.lpar:
+            return cst.Call(func, [cst.Arg(value)])
         return cst.Call(
             func, [cst.Arg(value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))]
         )

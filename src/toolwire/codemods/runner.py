@@ -2,28 +2,30 @@
 
 Two passes. tool-returns runs over every candidate file first and names the classes it
 migrates; wire-content then runs with those classes as known tools, in every file. A
-file is written once, at the end, only when its bytes change and the output parses.
+file is written once, at the end, only when its bytes change, the output parses, its
+encoding round-trips, and it still holds the bytes pass 1 read (`toolwire.writes`).
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import difflib
 import functools
+import hashlib
 import io
 import os
 import re
-import stat
-import tempfile
+import sys
 import tokenize
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from toolwire import files
+from toolwire import files, writes
 from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
 from toolwire.config import Config
 from toolwire.engine import batch_gc, check_tree, decode, module_name, parse
@@ -50,8 +52,11 @@ class FileOutcome:
     str_calls: int = 0
     review: list[Finding] = field(default_factory=list)
     changed: bool = False
-    diff: str = ""
+    kept: bool = False  # the file was left as it was because of an error
+    raced: bool = False  # the file changed on disk during the run, and was left alone
+    diff: bytes = b""
     new_text: str | None = None  # after tool-returns, handed to the second pass
+    digest: bytes | None = None  # of the bytes pass 1 analysed
 
 
 @dataclass(slots=True)
@@ -61,10 +66,15 @@ class Summary:
     files_scanned: int = 0
     outcomes: list[FileOutcome] = field(default_factory=list)
     errors: list[Finding] = field(default_factory=list)
+    skipped_links: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> list[FileOutcome]:
         return [o for o in self.outcomes if o.changed]
+
+    @property
+    def raced(self) -> list[FileOutcome]:
+        return [o for o in self.outcomes if o.raced]
 
     def total(self, name: str) -> int:
         return sum(int(getattr(o, name)) for o in self.outcomes)
@@ -105,9 +115,15 @@ class Summary:
             "skipped": [event(e) for e in self.items("skipped")],
             "left_for_review": [finding(f) for f in self.items("review")],
             "errors": [finding(f) for f in self.all_errors],
+            "changed_during_run": [o.path for o in self.raced],
+            "skipped_symlinks": self.skipped_links,
         }
         if self.mode == "diff":
-            data["diffs"] = {o.path: o.diff for o in self.changed}
+            # The patch is bytes in the file's own encoding; bytes that are not UTF-8 are
+            # kept as lone surrogates (json escapes them as \udcXX).
+            data["diffs"] = {
+                o.path: o.diff.decode("utf-8", "surrogateescape") for o in self.changed
+            }
         return data
 
     def as_text(self) -> list[str]:
@@ -133,6 +149,16 @@ class Summary:
                 f"left for review: {_n(len(review), 'sink payload')} the analysis cannot prove:"
             )
             lines += [f"  {f.as_text()}" for f in review]
+        if self.skipped_links:
+            lines.append(f"not followed: {_n(len(self.skipped_links), 'symlink')} out of the tree:")
+            lines += [f"  {link}" for link in self.skipped_links]
+        raced = self.raced
+        if raced:
+            lines.append(
+                f"{_n(len(raced), 'file')} changed on disk during the run and "
+                f"{'was' if len(raced) == 1 else 'were'} left as saved; run migrate again:"
+            )
+            lines += [f"  {o.path}" for o in raced]
         return lines
 
 
@@ -213,31 +239,59 @@ def _syntax_error(path: str, exc: Exception) -> Finding:
     return unreadable(path, f"cannot parse: {exc}")
 
 
-_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
-_DEEP = 100  # CPython refuses more than 200 nested brackets; LibCST crashes on thousands
+# LibCST's native parser is quadratic in nesting depth and overflows the C stack (a
+# segfault) some thousands deep; its codegen and metadata recurse once per level. CPython's
+# parser judges first and refuses what is absurd; deeper than this, migrate refuses too.
+_MAX_DEPTH = 1000
+_LIBCST_RECURSION = 30_000  # Python frames cost no C stack on 3.11+
 
 
-def _too_deep(text: str) -> bool:
-    depth = deepest = 0
-    for char in _NOT_BRACKETS.sub("", text):
-        depth = depth + 1 if char in "([{" else max(depth - 1, 0)
-        deepest = max(deepest, depth)
-        if deepest > _DEEP:
-            return True
-    return False
+def nesting(tree: ast.AST, limit: int = _MAX_DEPTH) -> int | None:
+    """The line of a node nested more than `limit` deep in `tree`, or None. Linear time.
+
+    `a and b and c` is one node in `ast` but a nested one in LibCST: it counts per operand.
+    A node on one line of width w holds at most about 2w levels, so short nodes (nearly
+    all of them) are not entered.
+    """
+    stack: list[tuple[ast.AST, int, int]] = [(tree, 0, 1)]
+    while stack:
+        node, depth, line = stack.pop()
+        line = getattr(node, "lineno", None) or line
+        if depth > limit:
+            return line
+        if isinstance(node, ast.expr | ast.stmt) and node.end_lineno == node.lineno:
+            if depth + 2 * ((node.end_col_offset or 0) - node.col_offset) + 2 <= limit:
+                continue
+        step = len(node.values) if isinstance(node, ast.BoolOp) else 1
+        stack.extend((child, depth + step, line) for child in ast.iter_child_nodes(node))
+    return None
 
 
-def _parse_cst(text: str, path: str) -> tuple[Any, Finding | None]:
+@contextlib.contextmanager
+def _deep_recursion() -> Iterator[None]:
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _LIBCST_RECURSION))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[Any, Finding | None]:
     import libcst as cst
 
-    # LibCST's native parser can crash the process on absurd nesting; CPython's own parser
-    # refuses it cleanly, so it judges first (brackets in strings only cost this check).
-    if _too_deep(text):
+    if tree is None:
         tree, problem = parse(text, path)
         if tree is None:
             return None, problem
+    line = nesting(tree)
+    if line is not None:
+        return None, unreadable(
+            path, f"cannot migrate: an expression nested over {_MAX_DEPTH} levels deep", line
+        )
     try:
-        return cst.parse_module(text), None
+        with _deep_recursion():
+            return cst.parse_module(text), None
     except cst.ParserSyntaxError as exc:
         return None, _syntax_error(path, exc)
     except (RecursionError, MemoryError) as exc:
@@ -263,31 +317,48 @@ def _run_with_metadata(command: Any, tree: Any) -> Any:
 # -- pass 1: tool-returns ------------------------------------------------------------------
 
 
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _guarded(work: Callable[[FileOutcome], None], name: str) -> FileOutcome:
+    """Run one file's work; whatever goes wrong is a TW000 for that file, never the run's end."""
+    outcome = FileOutcome(name)
+    try:
+        with _deep_recursion():
+            work(outcome)
+    except RecursionError:
+        return FileOutcome(name, [unreadable(name, "cannot migrate: too deeply nested")], kept=True)
+    except Exception as exc:  # a bug in a codemod must not stop the run or show a traceback
+        problem = f"internal error in toolwire migrate: {type(exc).__name__}: {exc}"
+        return FileOutcome(name, [unreadable(name, problem)], kept=True)
+    return outcome
+
+
 def tool_returns_file(path: Path, config: Config) -> FileOutcome:
+    return _guarded(functools.partial(_tool_returns, path, config), str(path))
+
+
+def _tool_returns(path: Path, config: Config, outcome: FileOutcome) -> None:
     from toolwire.codemods._returns import ToolReturns
 
     name = str(path)
-    outcome = FileOutcome(name)
     data = _read(path)
     if isinstance(data, Finding):
         outcome.errors.append(data)
-        return outcome
+        return
     if not _Filters.of(config).tool_candidate(data):
-        return outcome
+        return
     text, problem = decode(data, name)
     if text is None:
         outcome.errors.append(problem or unreadable(name, "cannot decode"))
-        return outcome
+        return
     tree, problem = _parse_cst(text, name)
     if tree is None:
         outcome.errors.append(problem or unreadable(name, "cannot parse"))
-        return outcome
+        return
     migration = ToolReturns(config)
-    try:
-        new = migration.run(tree, name, text)
-    except RecursionError:
-        outcome.errors.append(unreadable(name, "cannot migrate: too deeply nested"))
-        return outcome
+    new = migration.run(tree, name, text)
     report = migration.report
     outcome.migrated, outcome.skipped = report.migrated, report.skipped
     outcome.text, outcome.error = report.text, report.error
@@ -296,7 +367,7 @@ def tool_returns_file(path: Path, config: Config) -> FileOutcome:
         code: str = new.code
         if code != text:
             outcome.new_text = code
-    return outcome
+            outcome.digest = _digest(data)
 
 
 # -- pass 2: wire-content, checks and the write --------------------------------------------
@@ -310,25 +381,32 @@ class _Finish:
     wire: bool
     known_tools: frozenset[str]
     new_text: str | None
+    digest: bytes | None  # of the bytes `new_text` was made from
 
 
 def finish_file(task: _Finish) -> FileOutcome:
+    return _guarded(functools.partial(_finish, task), str(task.path))
+
+
+def _finish(task: _Finish, outcome: FileOutcome) -> None:
     path, config = task.path, task.config
     name = str(path)
-    outcome = FileOutcome(name)
     if task.new_text is None and not task.wire:
-        return outcome
+        return
     data = _read(path)
     if isinstance(data, Finding):
         outcome.errors.append(data)
-        return outcome
+        return
+    if task.digest is not None and _digest(data) != task.digest:
+        _raced(outcome)
+        return
     filters = _Filters.of(config, task.known_tools)
     if task.new_text is None and not filters.wire_candidate(_bytes_text(data)):
-        return outcome
+        return
     original, problem = decode(data, name)
     if original is None:
         outcome.errors.append(problem or unreadable(name, "cannot decode"))
-        return outcome
+        return
     text = task.new_text if task.new_text is not None else original
     tree: ast.Module | None = None
     if task.wire and filters.wire_candidate(text):
@@ -338,34 +416,69 @@ def finish_file(task: _Finish) -> FileOutcome:
                 outcome.errors.append(_broken(name, problem))
             elif problem is not None:
                 outcome.errors.append(problem)
-            return outcome
+            outcome.kept = True
+            return
         text, tree = _wire_content(text, tree, name, task, outcome)
         if tree is None:
-            return outcome
+            outcome.kept = True
+            return
     if text == original:
-        return outcome
+        return
     if tree is None:
         tree, problem = parse(text, name)
         if tree is None:
             outcome.errors.append(_broken(name, problem))
-            return outcome
-    encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-    try:
-        new_data = text.encode(encoding)
-    except UnicodeEncodeError:
-        outcome.errors.append(unreadable(name, f"cannot write: the result is not valid {encoding}"))
-        return outcome
-    if new_data == data:
-        return outcome
+            outcome.kept = True
+            return
+    new_data = _encode(data, original, text, name, outcome)
+    if new_data is None or new_data == data:
+        return
     outcome.changed = True
     if task.mode == "diff":
-        outcome.diff = unified_diff(name, original, text)
+        outcome.diff = unified_diff(name, data, new_data)
     elif task.mode == "write":
-        problem = write_atomic(path, new_data)
-        if problem is not None:
-            outcome.errors.append(problem)
-            outcome.changed = False
-    return outcome
+        try:
+            writes.replace_file(path, new_data, expected=data)
+        except writes.ChangedOnDisk:
+            _raced(outcome)
+        except writes.ParentGone:
+            outcome.changed, outcome.kept = False, True
+        except OSError as exc:
+            reason = files.strerror(exc)
+            outcome.errors.append(unreadable(name, f"cannot write: {reason}; left unchanged"))
+            outcome.changed, outcome.kept = False, True
+
+
+def _raced(outcome: FileOutcome) -> None:
+    outcome.raced, outcome.kept, outcome.changed = True, True, False
+    outcome.errors.append(
+        unreadable(outcome.path, "changed on disk during the run; left as saved, run migrate again")
+    )
+
+
+def _encode(data: bytes, original: str, text: str, name: str, outcome: FileOutcome) -> bytes | None:
+    """`text` in the file's encoding, or None (and a TW000) unless every byte round-trips."""
+    encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    try:
+        # The old text must give back the file's exact bytes (utf-8-sig re-adds a BOM),
+        # and the new bytes must decode to the new text: `unicode_escape` and
+        # friends decode fine but re-encode into something else.
+        kept = original.encode(encoding) == data
+        new_data = text.encode(encoding) if kept else None
+        if new_data is not None and new_data.decode(encoding) != text:
+            new_data = None
+    except (UnicodeError, LookupError):
+        new_data = None
+    if new_data is None:
+        outcome.errors.append(
+            unreadable(
+                name,
+                f"cannot write: the {encoding} encoding does not round-trip this file "
+                "byte for byte; left unchanged",
+            )
+        )
+        outcome.kept = True
+    return new_data
 
 
 def _wire_content(
@@ -424,54 +537,38 @@ def _broken(name: str, problem: Finding | None) -> Finding:
     )
 
 
-def unified_diff(name: str, old: str, new: str) -> str:
+def unified_diff(name: str, old: bytes, new: bytes) -> bytes:
+    """A patch of the file's bytes, lines split at `\\n` only, as `git apply` and `patch` do."""
     out = []
-    for line in difflib.unified_diff(
-        old.splitlines(keepends=True),
-        new.splitlines(keepends=True),
-        fromfile=f"a/{name}",
-        tofile=f"b/{name}",
+    label = os.fsencode(name)
+    for line in difflib.diff_bytes(
+        difflib.unified_diff,
+        io.BytesIO(old).readlines(),
+        io.BytesIO(new).readlines(),
+        fromfile=b"a/" + label,
+        tofile=b"b/" + label,
     ):
-        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-    return "".join(out)
-
-
-def write_atomic(path: Path, data: bytes) -> Finding | None:
-    """Replace the file's bytes in one step, keeping its mode; refuse read-only files."""
-    real = path.resolve()
-    try:
-        info = real.stat()
-        writable = info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
-        if not writable or not os.access(real, os.W_OK):
-            return unreadable(str(path), "cannot write: the file is read-only; left unchanged")
-        fd, temp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".toolwire")
-    except OSError as exc:
-        return unreadable(str(path), f"cannot write: {exc.strerror or exc}; left unchanged")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, stat.S_IMODE(info.st_mode))
-        os.replace(temp, real)
-    except OSError as exc:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        return unreadable(str(path), f"cannot write: {exc.strerror or exc}; left unchanged")
-    return None
+        out.append(line if line.endswith(b"\n") else line + b"\n\\ No newline at end of file\n")
+    return b"".join(out)
 
 
 # -- the run -------------------------------------------------------------------------------
 
 
 def _map(fn: Callable[[_T], _R], items: Sequence[_T], jobs: int) -> list[_R]:
-    if jobs <= 1 or len(items) < 2:
+    jobs = min(jobs, len(items))
+    if jobs <= 1:
         return [fn(item) for item in items]
     chunk = max(1, len(items) // (jobs * 8))
-    with ProcessPoolExecutor(max_workers=jobs, initializer=batch_gc) as pool:
+    with ProcessPoolExecutor(
+        max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),)
+    ) as pool:
         return list(pool.map(fn, items, chunksize=chunk))
+
+
+def _worker_init(parent: int) -> None:
+    writes.guard_parent(parent)
+    batch_gc()
 
 
 def _pass_one(args: tuple[Path, Config]) -> FileOutcome:
@@ -488,29 +585,35 @@ def migrate_paths(
 ) -> Summary:
     """Run the selected codemods over `paths`; `config_for` gives each file's config."""
     batch_gc()
-    found, errors = files.discover(paths)
-    found = [p for p in found if str(p) != files.STDIN]
-    summary = Summary(mode, tuple(codemods), len(found), errors=list(errors))
-    configs = [config_for(p) for p in found]
-    first: list[FileOutcome] = [FileOutcome(str(p)) for p in found]
+    found = files.discover_all(paths)
+    listed = [p for p in found.files if str(p) != files.STDIN]
+    summary = Summary(
+        mode,
+        tuple(codemods),
+        len(listed),
+        errors=list(found.errors),
+        skipped_links=[str(p) for p in found.outside],
+    )
+    if mode == "write":
+        for directory in dict.fromkeys(p.parent for p in listed):
+            writes.sweep(directory)
+    configs = [config_for(p) for p in listed]
+    first: list[FileOutcome] = [FileOutcome(str(p)) for p in listed]
     if "tool-returns" in codemods:
-        first = _map(_pass_one, list(zip(found, configs, strict=True)), jobs)
+        first = _map(_pass_one, list(zip(listed, configs, strict=True)), jobs)
     known = frozenset(t for o in first for t in o.known_tools)
     tasks = [
-        _Finish(p, c, mode, "wire-content" in codemods, known, o.new_text)
-        for p, c, o in zip(found, configs, first, strict=True)
+        _Finish(p, c, mode, "wire-content" in codemods, known, o.new_text, o.digest)
+        for p, c, o in zip(listed, configs, first, strict=True)
     ]
     second = _map(finish_file, tasks, jobs)
     for one, two in zip(first, second, strict=True):
         one.new_text = None
         one.errors += two.errors
         one.sinks, one.str_calls, one.review = two.sinks, two.str_calls, two.review
-        one.changed, one.diff = two.changed, two.diff
-        if two.errors and not two.changed:
+        one.changed, one.diff, one.raced = two.changed, two.diff, two.raced
+        if two.kept:
             # The file was kept as it was: nothing it reports as migrated happened.
-            if any(
-                "internal error" in e.message or "cannot write" in e.message for e in two.errors
-            ):
-                one.migrated, one.text, one.error, one.sinks, one.str_calls = [], 0, 0, 0, 0
+            one.migrated, one.text, one.error, one.sinks, one.str_calls = [], 0, 0, 0, 0
         summary.outcomes.append(one)
     return summary

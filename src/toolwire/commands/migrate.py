@@ -1,7 +1,8 @@
 """`toolwire migrate`: run the codemods over files, or show (`--diff`) or test (`--check`).
 
 Exit codes: 0 done (or nothing to change); 1 `--check` found changes to make; 2 usage,
-config or input errors (a TW000 line on stderr for each). 2 wins over 1.
+config or input errors, or a file changed on disk during the run (a TW000 line on stderr
+for each). 2 wins over 1.
 """
 
 from __future__ import annotations
@@ -158,7 +159,12 @@ def _report(summary: Summary, output_format: str) -> int:
         colour = sys.stdout.isatty()
         if summary.mode == "diff":
             for outcome in summary.changed:
-                click.echo(_colour(outcome.diff) if colour else outcome.diff, nl=False)
+                # The patch is the file's own bytes (any encoding, BOM, CR), so that
+                # `git apply` and `patch` take it; only a terminal gets it decoded.
+                if colour:
+                    click.echo(_colour(outcome.diff.decode("utf-8", "replace")), nl=False)
+                else:
+                    click.echo(outcome.diff, nl=False)
         # With --diff the patch owns stdout; the summary goes to stderr.
         to_err = summary.mode == "diff"
         for line in summary.as_text():
