@@ -27,11 +27,18 @@ from agents import (
 )
 from agents.exceptions import UserError
 from agents.run_state import RunState
-from agents.tracing import Span, Trace, TracingProcessor, set_trace_processors
+from agents.tracing import (
+    Span,
+    Trace,
+    TracingProcessor,
+    set_trace_processors,
+    set_tracing_disabled,
+)
 from agents.tracing.processors import default_processor
 from agents.tracing.span_data import FunctionSpanData
 from openai import AsyncOpenAI
 
+from tests.adapters.oa_docs import assert_extra_installed, install_commands, page, python_blocks
 from tests.adapters.oa_scripted import ScriptedModel, final, tool_call
 from toolwire import ToolArtifact, ToolResult
 from toolwire.adapters.openai_agents import CUSTOM_DATA_KEY, ResultOutput, result_tool
@@ -339,3 +346,22 @@ def test_importing_toolwire_does_not_import_the_sdk() -> None:
         "assert 'agents' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_docs_page_runs() -> None:
+    blocks = python_blocks(page("openai-agents.md"))
+    assert len(blocks) == 4
+    model = ScriptedModel(tool_call("find_hotels", {"city": "Oslo"}), final("Grand, 90 EUR"))
+    namespace: dict[str, Any] = {"model": model}
+    set_tracing_disabled(True)
+    try:
+        for index, block in enumerate(blocks):
+            exec(compile(block, f"openai-agents.md, python block {index + 1}", "exec"), namespace)
+    finally:
+        set_tracing_disabled(False)
+    assert namespace["result"].final_output == "Grand, 90 EUR"
+
+
+def test_the_docs_install_command_names_an_extra_this_environment_satisfies() -> None:
+    assert install_commands(page("openai-agents.md")) == ["pip install 'toolwire[openai-agents]'"]
+    assert_extra_installed("openai-agents")

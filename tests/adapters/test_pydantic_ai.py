@@ -29,6 +29,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.tools import ToolDefinition
 
+from tests.adapters.oa_docs import assert_extra_installed, install_commands, page, python_blocks
 from toolwire import ToolArtifact, ToolResult
 from toolwire.adapters.pydantic_ai import ArtifactMetadata, result_tool, to_tool_return
 
@@ -274,3 +275,17 @@ def test_importing_toolwire_does_not_import_pydantic_ai() -> None:
         "assert 'pydantic_ai' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_docs_page_runs() -> None:
+    blocks = python_blocks(page("pydantic-ai.md"))
+    assert len(blocks) == 6
+    namespace: dict[str, Any] = {}
+    for index, block in enumerate(blocks):
+        exec(compile(block, f"pydantic-ai.md, python block {index + 1}", "exec"), namespace)
+    assert namespace["hotels"].metadata.artifacts[0].data["rows"] == namespace["ROWS"]
+
+
+def test_the_docs_install_command_names_an_extra_this_environment_satisfies() -> None:
+    assert install_commands(page("pydantic-ai.md")) == ["pip install 'toolwire[pydantic-ai]'"]
+    assert_extra_installed("pydantic-ai")
