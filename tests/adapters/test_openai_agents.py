@@ -23,6 +23,7 @@ from agents import (
     Runner,
     RunResult,
     ToolCallOutputItem,
+    default_tool_error_function,
     function_tool,
 )
 from agents.exceptions import UserError
@@ -211,9 +212,8 @@ def test_an_exception_still_gets_the_sdk_or_the_users_error_text() -> None:
         raise RuntimeError("db down")
 
     model, result = _run(broken, {"city": "Oslo"})
-    assert _tool_output(model) == (
-        "An error occurred while running the tool. Please try again. Error: db down"
-    )
+    sdk_text = default_tool_error_function(RunContextWrapper(None), RuntimeError("db down"))
+    assert _tool_output(model) == sdk_text
     assert _output_item(result).custom_data == {
         CUSTOM_DATA_KEY: {"is_error": True, "toolwire_run_only_artifacts": 0}
     }
@@ -244,15 +244,25 @@ def test_an_exception_still_gets_the_sdk_or_the_users_error_text() -> None:
 
 
 def test_a_tool_that_returns_something_else_is_reported_not_stringified() -> None:
-    @result_tool
+    errors: list[Exception] = []
+
+    def record(ctx: RunContextWrapper[Any], error: Exception) -> str:
+        errors.append(error)
+        return "failed"
+
     def sloppy(city: str) -> ToolResult:
         """Returns a dict by mistake."""
         return {"rows": [MARKER]}  # type: ignore[return-value]
 
-    model, _ = _run(sloppy, {"city": "Oslo"})
-    output = _tool_output(model)
-    assert "returned dict, not a ToolResult" in output
-    assert MARKER not in output
+    model, _ = _run(result_tool(failure_error_function=record)(sloppy), {"city": "Oslo"})
+    assert _tool_output(model) == "failed"
+    [error] = errors
+    assert isinstance(error, TypeError)
+    assert "sloppy returned dict, not a ToolResult" in str(error)
+    assert MARKER not in str(error)
+
+    model, _ = _run(result_tool(sloppy), {"city": "Oslo"})
+    assert _tool_output(model) == default_tool_error_function(RunContextWrapper(None), error)
 
 
 def test_async_tools_context_tools_options_and_extra_custom_data() -> None:
