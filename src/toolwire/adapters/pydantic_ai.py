@@ -1,0 +1,94 @@
+"""The pydantic-ai bridge: `@agent.tool` / `@agent.tool_plain` functions that return a `ToolResult`.
+
+    @agent.tool_plain
+    @result_tool
+    def lookup(city: str) -> ToolResult: ...
+
+or, inside a tool that returns pydantic-ai's own type, `return to_tool_return(result)`.
+
+- The model reads `result.content`: it is `ToolReturn.return_value`, so the call's
+  `ToolReturnPart.content`.
+- The artifacts are `ToolReturn.metadata`, an `ArtifactMetadata`: pydantic-ai keeps
+  metadata on the `ToolReturnPart` for the application and never sends it to the model.
+- Message history (`result.all_messages_json()`, `ModelMessagesTypeAdapter.dump_json`)
+  stores a `ToolReturnPart`'s metadata, so `ArtifactMetadata` serialises to a stub without
+  the payload; the live part keeps the artifacts.
+- `ToolResult.error(...)` raises `ToolFailed(content)`: pydantic-ai's terminal tool failure,
+  a part with `outcome="failed"` that providers with an error channel mark as an error, and
+  without a retry prompt or a retry spent.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, model_serializer
+from pydantic_ai import ToolFailed, ToolReturn
+
+from toolwire.adapters._common import RunOnlyArtifacts, as_result
+from toolwire.result import ToolResult
+
+__all__ = ["ArtifactMetadata", "result_tool", "to_tool_return"]
+
+
+class ArtifactMetadata(BaseModel):
+    """`ToolReturn.metadata` of a toolwire result: the artifacts live, a stub when dumped.
+
+    Every pydantic dump (JSON or Python mode) is `{"toolwire_run_only_artifacts": n}`; a
+    pickled copy holds no artifact either. A history loaded back has that stub as its
+    metadata (a plain dict).
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+
+    artifacts: RunOnlyArtifacts
+
+    @model_serializer
+    def _stub(self) -> dict[str, Any]:
+        return self.artifacts.to_json()
+
+
+def to_tool_return(result: ToolResult) -> ToolReturn[str]:
+    """The `ToolReturn` a pydantic-ai tool returns for `result`.
+
+    An error result raises `ToolFailed(result.content)` instead, which is how a pydantic-ai
+    tool fails: call it where the tool returns, so the exception leaves the tool.
+    """
+    if result.is_error:
+        raise ToolFailed(result.content)
+    metadata = ArtifactMetadata(artifacts=RunOnlyArtifacts(result.artifacts))
+    return ToolReturn(return_value=result.content, metadata=metadata)
+
+
+def result_tool(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a function that returns a `ToolResult` (or a plain str) as a pydantic-ai tool.
+
+    Put it under pydantic-ai's decorator (`@agent.tool`, `@agent.tool_plain`,
+    `@toolset.tool`) or pass the result to `Tool(...)`. The signature, docstring and
+    parameter schema are the function's own; the return is declared `ToolReturn[str]`, so
+    the tool's return schema is that of a tool returning `str`.
+    """
+    where = f"tool {getattr(func, '__qualname__', repr(func))}"
+    wrapper: Callable[..., Any]
+    if inspect.iscoroutinefunction(func):
+
+        @functools.wraps(func)
+        async def call_async(*args: Any, **kwargs: Any) -> ToolReturn[str]:
+            return to_tool_return(as_result(await func(*args, **kwargs), where))
+
+        wrapper = call_async
+    else:
+
+        @functools.wraps(func)
+        def call(*args: Any, **kwargs: Any) -> ToolReturn[str]:
+            return to_tool_return(as_result(func(*args, **kwargs), where))
+
+        wrapper = call
+    # A copy: `wraps` shares `__annotations__` with `func`.
+    wrapper.__annotations__ = {**getattr(func, "__annotations__", {}), "return": ToolReturn[str]}
+    signed: Any = wrapper
+    signed.__signature__ = inspect.signature(func).replace(return_annotation=ToolReturn[str])
+    return wrapper
