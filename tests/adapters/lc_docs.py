@@ -1,0 +1,22 @@
+"""The ```python blocks of a docs page, for a test that runs each one."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+_PYTHON = re.compile(r"^```python[^\n`]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
+
+
+def python_blocks(page: str) -> list[tuple[int, str]]:
+    """`(line, source)` of every ```python block on `docs/<page>`, top to bottom."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    return [(text[: m.start()].count("\n") + 2, m["body"]) for m in _PYTHON.finditer(text)]
+
+
+def run_block(page: str, line: int, source: str) -> dict[str, object]:
+    """Execute one block in a fresh namespace, named after its place on the page."""
+    namespace: dict[str, object] = {"__name__": f"docs_{Path(page).stem}_{line}"}
+    exec(compile("\n" * (line - 1) + source, f"docs/{page}", "exec"), namespace)
+    return namespace
