@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import sys
+import types
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -15,8 +17,11 @@ def python_blocks(page: str) -> list[tuple[int, str]]:
     return [(text[: m.start()].count("\n") + 2, m["body"]) for m in _PYTHON.finditer(text)]
 
 
-def run_block(page: str, line: int, source: str) -> dict[str, object]:
-    """Execute one block in a fresh namespace, named after its place on the page."""
-    namespace: dict[str, object] = {"__name__": f"docs_{Path(page).stem}_{line}"}
-    exec(compile("\n" * (line - 1) + source, f"docs/{page}", "exec"), namespace)
-    return namespace
+def run_block(page: str, line: int, source: str) -> None:
+    """Execute one block as a fresh module (pydantic resolves annotations through it)."""
+    module = types.ModuleType(f"docs_{Path(page).stem}_{line}")
+    sys.modules[module.__name__] = module
+    try:
+        exec(compile("\n" * (line - 1) + source, f"docs/{page}", "exec"), module.__dict__)
+    finally:
+        del sys.modules[module.__name__]
