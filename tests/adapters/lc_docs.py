@@ -22,6 +22,8 @@ def run_block(page: str, line: int, source: str) -> None:
     module = types.ModuleType(f"docs_{Path(page).stem}_{line}")
     sys.modules[module.__name__] = module
     try:
-        exec(compile("\n" * (line - 1) + source, f"docs/{page}", "exec"), module.__dict__)
+        # dont_inherit: the page's code must not get this module's __future__ imports.
+        code = compile("\n" * (line - 1) + source, f"docs/{page}", "exec", dont_inherit=True)
+        exec(code, module.__dict__)
     finally:
         del sys.modules[module.__name__]

@@ -16,7 +16,7 @@ import functools
 import inspect
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, TypeVar, cast, overload
 
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
@@ -103,7 +103,7 @@ def _converting(method: F) -> F:
 
         wrapped = converting
     wrapped.__toolwire_converting__ = True
-    return wrapped  # type: ignore[no-any-return]
+    return cast(F, wrapped)
 
 
 class _CallScope(BaseTool):
