@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("langchain_core")
 pytest.importorskip("langgraph")
 
+from langchain_core.callbacks import CallbackManagerForToolRun
 from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
 from langchain_core.messages import (
     AIMessage,
@@ -22,6 +23,7 @@ from langchain_core.messages import (
     ToolMessage,
     convert_to_openai_messages,
 )
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, tool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.checkpoint.memory import InMemorySaver
@@ -195,6 +197,41 @@ def test_the_runtime_is_not_weakened() -> None:
         str(result)
     with pytest.raises(TypeError):
         pickle.dumps(result)
+
+
+def test_a_subclass_without_args_schema_keeps_langchains_inference_and_injection() -> None:
+    class Plain(BaseTool):
+        name: str = "plain"
+        description: str = "Counts."
+
+        def _run(
+            self,
+            q: str,
+            n: int = 1,
+            *,
+            config: RunnableConfig,
+            run_manager: CallbackManagerForToolRun | None = None,
+        ) -> str:
+            raise AssertionError("only its schema is used")
+
+    class Counting(ToolResultTool):
+        name: str = "plain"
+        description: str = "Counts."
+
+        def _run(
+            self,
+            q: str,
+            n: int = 1,
+            *,
+            config: RunnableConfig,
+            run_manager: CallbackManagerForToolRun | None = None,
+        ) -> ToolResult:
+            injected = run_manager is not None and config is not None
+            return ToolResult.text(f"{q} x{n}, injected={injected}", *artifacts())
+
+    assert convert_to_openai_tool(Counting()) == convert_to_openai_tool(Plain())
+    message = Counting().invoke(call("plain", {"q": "z", "n": 2}))
+    assert_success(message, "z x2, injected=True")
 
 
 # --- result_tool: the @tool counterpart ------------------------------------------------
