@@ -249,12 +249,21 @@ def search(query: str, limit: int = 3) -> ToolResult:
     return ToolResult.text(f"{limit} hits for {query}", *artifacts())
 
 
-@pytest.mark.parametrize("options", [{}, {"parse_docstring": True}, {"description": "Find."}])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"parse_docstring": True}, {"description": "Find."}, {"infer_schema": False}],
+)
 def test_result_tool_gives_the_model_what_tool_gives(options: dict[str, Any]) -> None:
     ours = result_tool(**options)(search)
     theirs = tool(**options)(search)
     assert convert_to_openai_tool(ours) == convert_to_openai_tool(theirs)
+    assert isinstance(ours, type(theirs))
     assert ours.name == "search"
+
+
+def test_result_tool_without_a_schema_takes_one_string_like_tool() -> None:
+    single = result_tool(infer_schema=False)(search)
+    assert_success(single.invoke(call("search", {"__arg1": "lamp"})), "3 hits for lamp")
 
 
 def test_result_tool_maps_content_artifacts_and_errors() -> None:

@@ -19,7 +19,7 @@ from contextvars import ContextVar
 from typing import Any, Literal, TypeVar, cast, overload
 
 from langchain_core.messages import ToolMessage
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import BaseTool, StructuredTool, Tool
 from langchain_core.tools.base import ArgsSchema
 
 from toolwire.adapters._common import as_result
@@ -146,6 +146,10 @@ class _ResultStructuredTool(_CallScope, StructuredTool):
     """What `result_tool` builds: a `StructuredTool` whose function returns a `ToolResult`."""
 
 
+class _ResultSingleInputTool(_CallScope, Tool):
+    """What `result_tool(infer_schema=False)` builds, as `@tool` builds a `Tool` then."""
+
+
 @overload
 def result_tool(name_or_callable: Callable[..., Any], /) -> BaseTool: ...
 
@@ -187,6 +191,20 @@ def result_tool(
     def build(fn: Callable[..., Any], name: str) -> BaseTool:
         converting = _converting(fn)
         is_async = inspect.iscoroutinefunction(fn)
+        if not infer_schema and args_schema is None:
+            text = description or fn.__doc__
+            if text is None:
+                raise ValueError(
+                    "Function must have either a docstring or description "
+                    "when infer_schema is False."
+                )
+            return _ResultSingleInputTool(
+                name=name,
+                func=None if is_async else converting,
+                coroutine=converting if is_async else None,
+                description=text,
+                return_direct=return_direct,
+            )
         return _ResultStructuredTool.from_function(
             None if is_async else converting,
             converting if is_async else None,
