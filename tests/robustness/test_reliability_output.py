@@ -214,3 +214,112 @@ def test_config_larger_than_the_cap(tmp_path: Path) -> None:
         handle.write("# padding\n" * (MAX_CONFIG_BYTES // 10 + 1))
     done = run(["toolwire", "check", "--config", "big.toml", "t.py"], tmp_path)
     _one_config_line(done, "big.toml: larger than")
+
+
+# -- 17: the documented flake8 command fails on a file that does not parse ---------------------
+
+
+def test_documented_flake8_selection_fails_on_a_broken_file(tmp_path: Path) -> None:
+    (tmp_path / "broken.py").write_text(LEAK + "def broken(:\n", encoding="utf-8")
+    (tmp_path / "nul.py").write_bytes(b"x = 1\x00\n")
+    docs = (Path(__file__).parents[2] / "docs" / "integrations.md").read_text(encoding="utf-8")
+    assert "$ flake8 --select TW,E9 " in docs and "$ flake8 --select TW " not in docs
+    done = run(["flake8", "--select", "TW,E9", "broken.py", "nul.py"], tmp_path)
+    out = done.stdout.decode()
+    assert done.returncode == 1, out
+    assert "broken.py:5:" in out and "E999" in out
+    assert "nul.py:" in out
+
+
+# -- 14, 15: init writes names only as escaped comments, and survives deep modules -------------
+
+
+def test_init_file_names_cannot_write_keys(tmp_path: Path) -> None:
+    import tomllib
+
+    (tmp_path / 'a\nhtml-sinks = []\nignore = ["TW3"]\n#.py').write_text(TOOL, encoding="utf-8")
+    (tmp_path / "cr\rname.py").write_text(TOOL, encoding="utf-8")
+    done = run(["toolwire", "init", "."], tmp_path)
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "pyproject.toml").read_text(encoding="utf-8")
+    table = tomllib.loads(text)["tool"]["toolwire"]
+    assert "ignore" not in table and "html-sinks" not in table
+    assert set(table) == {"result-class", "tool-methods", "tool-bases", "presets", "wire-sinks"}
+    assert "\r" not in text
+    assert '#   T.execute -> str  (a\\nhtml-sinks = []\\nignore = ["TW3"]\\n#.py:2)' in text
+    assert "(cr\\rname.py:2)" in text
+
+
+def test_init_keeps_comments_and_other_tables(tmp_path: Path) -> None:
+    (tmp_path / "t.py").write_text(TOOL, encoding="utf-8")
+    old = '# mine\n[project]\nname = "x"  # keep\n\n[tool.black]\nline-length = 100\n'
+    (tmp_path / "pyproject.toml").write_text(old, encoding="utf-8")
+    assert run(["toolwire", "init", "."], tmp_path).returncode == 0
+    text = (tmp_path / "pyproject.toml").read_text(encoding="utf-8")
+    assert text.startswith(old + "\n[tool.toolwire]\n")
+    again = run(["toolwire", "init", "--force", "."], tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "pyproject.toml").read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("depth", [500, 5000])
+def test_init_on_deep_modules(tmp_path: Path, depth: int) -> None:
+    (tmp_path / "generated.py").write_text(
+        "X = " + " + ".join(["a"] * depth) + "\n", encoding="utf-8"
+    )
+    (tmp_path / "t.py").write_text(TOOL, encoding="utf-8")
+    done = run(["toolwire", "init", "--dry-run", "."], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    assert b"t.py:2: t.T.execute -> str" in done.stdout  # the rest of the scan goes on
+
+
+def test_init_reports_a_module_too_deep_to_walk(tmp_path: Path) -> None:
+    # Parses (the parser's limit is its own), but is deeper than any walk gets room for.
+    (tmp_path / "deep.py").write_text("x = " + "-" * 30_000 + "1\n", encoding="utf-8")
+    done = run(["toolwire", "init", "--dry-run", "."], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert b"skipped deep.py:1: cannot" in done.stdout, done.stdout
+
+
+# -- 18: the mypy plugin walks each type once ---------------------------------------------------
+
+
+def test_mypy_self_referencing_dataclass_is_fast(tmp_path: Path) -> None:
+    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = toolwire.mypy\n", encoding="utf-8")
+    fields = "".join(f"    f{i}: Node\n" for i in range(8))
+    (tmp_path / "n.py").write_text(
+        "from __future__ import annotations\nfrom dataclasses import dataclass\n"
+        "from toolwire import ToolResult\n\n@dataclass\nclass Node:\n"
+        + fields
+        + "    last: list[ToolResult]\n\n@dataclass\nclass Clean:\n    a: Clean\n    b: Clean\n"
+        "    c: Clean\n    d: Clean\n\n"
+        "def show(n: Node, c: Clean) -> None:\n    print(n)\n    print(c)\n",
+        encoding="utf-8",
+    )
+    # 4 self-references hung mypy for > 300 s; 8, with a result at the end, must still answer.
+    done = run(["mypy", "--cache-dir=/dev/null", "n.py"], tmp_path, timeout=120)
+    out = done.stdout.decode()
+    assert done.returncode == 1, out + done.stderr.decode()
+    assert "n.py:25: error: TW204" in out
+    assert out.count("TW204") == 1  # Clean holds no result
+
+
+# -- 24: messages -----------------------------------------------------------------------------
+
+
+def test_messages(tmp_path: Path) -> None:
+    (tmp_path / "deep2.py").write_text("x = " + "not " * 10_000 + "1\n", encoding="utf-8")
+    (tmp_path / "u32.py").write_bytes(b"\xff\xfe\x00\x00" + "x = 1\n".encode("utf-32-le"))
+    (tmp_path / "p695.py").write_text("type X = int\n", encoding="utf-8")
+    (tmp_path / "p695f.py").write_text("def f[T](x: T) -> T:\n    return x\n", encoding="utf-8")
+    done = run(["toolwire", "check", "."], tmp_path)
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 2
+    assert "deep2.py:1:1: TW000 cannot parse: too deeply nested" in lines
+    assert "u32.py:1:1: TW000 cannot decode: a UTF-32 file; Python source is UTF-8" in lines
+    if sys.version_info < (3, 12):
+        pep695 = [line for line in lines if line.startswith("p695")]
+        assert len(pep695) == 2 and all("PEP 695, needs Python 3.12" in m for m in pep695)
+    else:
+        assert not [line for line in lines if line.startswith("p695")]

@@ -438,12 +438,13 @@ def _replace(document: TOMLDocument, fresh: Table, name: str) -> None:
         )
     # tomlkit files the comments and blank lines above the next header under this table:
     # they belong to the next one, so they move to the end of the new table (in place of
-    # the blank line tomlkit adds there).
+    # the blank line tomlkit adds there). At the end of the file they are this table's.
     body = old.value.body
     tail = len(body)
     while tail and body[tail - 1][0] is None:
         tail -= 1
-    moved = body[tail:]
+    last = document.as_string().rstrip().endswith(old.as_string().rstrip())
+    moved = [] if last else body[tail:]
     tool["toolwire"] = fresh
     if moved and fresh.value.body and isinstance(fresh.value.body[-1][1], Whitespace):
         fresh.value.body.pop()
