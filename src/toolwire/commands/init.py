@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 import os
-import tempfile
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from toolwire.config import (
 from toolwire.engine import TOO_DEEP_TO_ANALYSE, decode, deep_walks, parse
 from toolwire.files import discover
 from toolwire.findings import escape
+from toolwire.writes import ChangedOnDisk, create_file, replace_file
 
 LIKELY_TOOL_METHODS = ("execute", "run", "_run", "_arun", "invoke", "__call__")
 RESULT_NAMES = frozenset({"ToolResult"})
@@ -451,20 +451,6 @@ def _replace(document: TOMLDocument, fresh: Table, name: str) -> None:
     fresh.value.body.extend(moved)
 
 
-def write_atomic(path: Path, text: str) -> None:
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _report(found: Scan, echo: Callable[[str], None]) -> None:
     echo(f"tool methods ({len(found.tools)}):")
     for t in found.tools:
@@ -518,6 +504,17 @@ def command(directory: Path, force: bool, dry_run: bool) -> None:
     except (InitError, ConfigError) as exc:
         click.echo(f"toolwire: {exc}", err=True)
         raise SystemExit(2) from None
-    write_atomic(target, text)
+    try:
+        if old is None:
+            create_file(target, text.encode("utf-8"))
+        else:
+            replace_file(target, text.encode("utf-8"), expected=old.encode("utf-8"))
+    except (ChangedOnDisk, FileExistsError):
+        name = escape(str(target))
+        click.echo(f"toolwire: {name} changed during the run; run init again", err=True)
+        raise SystemExit(2) from None
+    except OSError as exc:
+        click.echo(f"toolwire: cannot write {escape(str(target))}: {exc.strerror}", err=True)
+        raise SystemExit(2) from None
     verb = "created" if old is None else ("replaced the table in" if force else "appended to")
     click.echo(f"toolwire: {verb} {target}")
