@@ -1,10 +1,16 @@
 """Intraprocedural value flow, in the manner of Semgrep's taint mode.
 
 Statements are interpreted in source order with an environment from names to labels;
-branches are joined and loop bodies run twice so that loop-carried values settle. Each
-expression is labelled bottom-up, and after a node is labelled the checks that visit its
-type run with the labels of its parts at hand. Nested functions see the enclosing
-environment at their definition; every function starts from its annotated parameters.
+branches are joined, and a loop body is re-run only while the environment at its head
+still grows (a fixpoint over bit flags, so it ends). Each expression is labelled
+bottom-up, and after a node is labelled the checks that visit its type run with the labels
+of its parts at hand. Nested functions see the enclosing environment at their definition;
+every function starts from its annotated parameters.
+
+The work is linear in the size of the module: a branch or a loop pass records what it
+overwrites (an undo frame) so it costs what it writes, never a copy of the environment; a
+loop remembers its fixpoint, so a loop nested d deep is not re-run 2^d times but starts
+from what its last visit found and settles in one pass.
 """
 
 from __future__ import annotations
@@ -17,7 +23,6 @@ from toolwire.analysis import labels as L
 from toolwire.analysis.facts import ClassInfo, ModuleFacts
 from toolwire.findings import Finding
 
-Env = dict[str, int]
 Visitor = Callable[[ast.AST, "Context"], None]
 
 # Calls whose result says nothing about their arguments' contents.
@@ -38,6 +43,77 @@ _STR_METHODS = frozenset(
 )
 
 
+_UNBOUND = -1  # a name bound on no path (or deleted), hiding an enclosing binding
+
+
+def _join(a: int, b: int) -> int:
+    if a == _UNBOUND:
+        return b
+    return a if b == _UNBOUND else a | b
+
+
+class Env:
+    """Names (and `name.attr` keys) to labels, over the environment of the enclosing scope.
+
+    `push()` opens an undo frame: every later write first records the value it replaces,
+    so `pop()` can give the frame's writes back and restore the state at `push()`.
+    """
+
+    __slots__ = ("_frames", "parent", "values")
+
+    def __init__(self, parent: Env | None = None) -> None:
+        self.values: dict[str, int] = {}
+        self.parent = parent
+        self._frames: list[dict[str, int]] = []
+
+    def lookup(self, name: str) -> int:
+        """The labels of `name`, or `_UNBOUND`."""
+        env: Env | None = self
+        while env is not None:
+            found = env.values.get(name)
+            if found is not None:
+                return found
+            env = env.parent
+        return _UNBOUND
+
+    def get(self, name: str, default: int = L.OTHER) -> int:
+        found = self.lookup(name)
+        return default if found == _UNBOUND else found
+
+    def __contains__(self, name: str) -> bool:
+        return self.lookup(name) != _UNBOUND
+
+    def set(self, name: str, labels: int) -> None:
+        if self._frames:
+            frame = self._frames[-1]
+            if name not in frame:
+                frame[name] = self.lookup(name)
+        self.values[name] = labels
+
+    def delete(self, name: str) -> None:
+        if name in self:
+            self.set(name, _UNBOUND)
+
+    def push(self) -> None:
+        self._frames.append({})
+
+    def pop(self) -> dict[str, int]:
+        """Undo the writes since `push()`; return what they had set."""
+        frame = self._frames.pop()
+        written = {name: self.values[name] for name in frame}
+        self.values.update(frame)
+        return written
+
+    def keep(self) -> dict[str, int]:
+        """Close the frame, keeping its writes; return the values they replaced."""
+        frame = self._frames.pop()
+        if self._frames:
+            outer = self._frames[-1]
+            for name, old in frame.items():
+                outer.setdefault(name, old)
+        return frame
+
+
 @dataclass
 class Scope:
     """The function (or module, or class body) being interpreted."""
@@ -45,7 +121,7 @@ class Scope:
     node: ast.AST
     qualname: str
     cls: ClassInfo | None = None  # the class whose method this is
-    env: Env = field(default_factory=dict)
+    env: Env = field(default_factory=Env)
 
 
 class Context:
@@ -58,6 +134,7 @@ class Context:
         self.findings: dict[tuple[int, int, str], Finding] = {}
         self.scope = Scope(node=ast.Module(body=[], type_ignores=[]), qualname=facts.module or "")
         self._labels: dict[int, int] = {}
+        self._qualified: dict[int, str | None] = {}
 
     # -- for checks ---------------------------------------------------------------------------
 
@@ -76,7 +153,12 @@ class Context:
             root = root.value
         if isinstance(root, ast.Name) and root.id in self.scope.env:
             return None
-        return self.facts.names.qualify(expr)
+        key = id(expr)
+        try:
+            return self._qualified[key]
+        except KeyError:
+            found = self._qualified[key] = self.facts.names.qualify(expr)
+            return found
 
     def report(self, code: str, node: ast.AST, message: str, fix: str | None = None) -> None:
         line = getattr(node, "lineno", 1)
@@ -108,6 +190,10 @@ class Flow:
         self.ctx = ctx
         self.facts = ctx.facts
         self.visitors = visitors
+        self.work = 0  # statements visited plus names joined: linear in the module's size
+        # loop → (its head at the fixpoint, the keys it reads, their values then)
+        self._heads: dict[int, tuple[dict[str, int], tuple[str, ...], tuple[int, ...]]] = {}
+        self._looping = 0
 
     # -- scopes -----------------------------------------------------------------------------
 
@@ -121,22 +207,22 @@ class Flow:
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
         outer = self.ctx.scope
-        env = dict(outer.env)
+        env = Env(outer.env)
         cls = outer.cls if isinstance(outer.node, ast.ClassDef) else None
         name = getattr(node, "name", "<lambda>")
         args = node.args
         positional = [*args.posonlyargs, *args.args]
         for arg in [*positional, *args.kwonlyargs]:
-            env[arg.arg] = self.facts.annotation(arg.annotation) or L.OTHER
+            env.set(arg.arg, self.facts.annotation(arg.annotation) or L.OTHER)
         for rest in (args.vararg, args.kwarg):
             if rest is not None:
-                env[rest.arg] = L.OTHER
+                env.set(rest.arg, L.OTHER)
         is_static = any(
             isinstance(d, ast.Name) and d.id == "staticmethod"
             for d in getattr(node, "decorator_list", [])
         )
         if cls is not None and positional and not is_static:
-            env[positional[0].arg] = L.TOOL if cls.is_tool else L.OTHER
+            env.set(positional[0].arg, L.TOOL if cls.is_tool else L.OTHER)
         self.ctx.scope = Scope(node, f"{outer.qualname}.{name}".lstrip("."), cls, env)
         try:
             if isinstance(node, ast.Lambda):
@@ -150,7 +236,7 @@ class Flow:
         outer = self.ctx.scope
         info = self.facts.classes.get(node.name)
         self.ctx.scope = Scope(
-            node, f"{outer.qualname}.{node.name}".lstrip("."), info, dict(outer.env)
+            node, f"{outer.qualname}.{node.name}".lstrip("."), info, Env(outer.env)
         )
         try:
             self.block(node.body)
@@ -164,6 +250,7 @@ class Flow:
             self.statement(statement)
 
     def statement(self, node: ast.stmt) -> None:
+        self.work += 1
         env = self.ctx.scope.env
         match node:
             case ast.Expr(value=value):
@@ -187,7 +274,7 @@ class Flow:
                 labels = self.expr(value)
                 combined = current | L.derived(labels) if isinstance(node.op, ast.Add) else current
                 if isinstance(target, ast.Name):
-                    env[target.id] = combined
+                    env.set(target.id, combined)
             case ast.Return(value=value):
                 if value is not None:
                     self.expr(value)
@@ -195,15 +282,23 @@ class Flow:
                 self.expr(test)
                 self.branches([body, orelse])
             case ast.While(test=test, body=body, orelse=orelse):
-                self.expr(test)
-                self.loop(body, orelse)
+
+                def rerun() -> None:
+                    self.expr(test)
+                    self.block(body)
+
+                self.loop(node, rerun, orelse)
             case (
                 ast.For(target=target, iter=iterable, body=body, orelse=orelse)
                 | ast.AsyncFor(target=target, iter=iterable, body=body, orelse=orelse)
             ):
                 labels = self.expr(iterable)
-                self.bind_iteration(target, labels, iterable)
-                self.loop(body, orelse)
+
+                def iterate() -> None:
+                    self.bind_iteration(target, labels, iterable)
+                    self.block(body)
+
+                self.loop(node, iterate, orelse)
             case ast.With(items=items, body=body) | ast.AsyncWith(items=items, body=body):
                 for item in items:
                     labels = self.expr(item.context_expr)
@@ -214,15 +309,17 @@ class Flow:
                 ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody)
                 | ast.TryStar(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody)
             ):
-                before = dict(env)
+                env.push()
                 self.block(body)
                 self.block(orelse)
+                before = env.keep()  # a handler may start from any point of the body
                 for handler in handlers:
-                    self._join_into(env, before)
+                    for name, old in before.items():
+                        env.set(name, _join(env.lookup(name), old))
                     if handler.type is not None:
                         self.expr(handler.type)
                     if handler.name:
-                        env[handler.name] = L.OTHER
+                        env.set(handler.name, L.OTHER)
                     self.block(handler.body)
                 self.block(finalbody)
             case ast.Match(subject=subject, cases=cases):
@@ -235,18 +332,18 @@ class Flow:
                 for decorator in node.decorator_list:
                     self.expr(decorator)
                 self._dispatch(node)
-                env.pop(node.name, None)  # a def is a module fact, not a tracked value
+                env.delete(node.name)  # a def is a module fact, not a tracked value
                 self.function(node)
             case ast.ClassDef():
                 for base in node.bases:
                     self.expr(base)
                 self._dispatch(node)
-                env.pop(node.name, None)
+                env.delete(node.name)
                 self.klass(node)
             case ast.Delete(targets=targets):
                 for target in targets:
                     if isinstance(target, ast.Name):
-                        env.pop(target.id, None)
+                        env.delete(target.id)
                     else:
                         self.expr(target)
             case ast.Raise(exc=exc, cause=cause):
@@ -263,36 +360,70 @@ class Flow:
             self._dispatch(node)
 
     def branches(self, bodies: list[list[ast.stmt]]) -> None:
-        scope = self.ctx.scope
-        start = scope.env
-        joined: Env = {}
-        for body in bodies:
-            scope.env = dict(start)
-            self.block(body)
-            self._join_into(joined, scope.env)
-        scope.env = start
-        start.clear()
-        start.update(joined)
-
-    def loop(self, body: list[ast.stmt], orelse: list[ast.stmt]) -> None:
+        """Run each body from the same state and join them, touching only what they write."""
         env = self.ctx.scope.env
-        before = dict(env)
-        for _ in range(2):
+        outcomes = []
+        for body in bodies:
+            env.push()
             self.block(body)
-            self._join_into(env, before)
-        self.block(orelse)
+            outcomes.append(env.pop())
+        names = {name for written in outcomes for name in written}
+        self.work += len(names) * len(outcomes)
+        for name in names:
+            joined = _UNBOUND
+            start = env.lookup(name)
+            for written in outcomes:
+                joined = _join(joined, written.get(name, start))
+            env.set(name, joined)
 
-    @staticmethod
-    def _join_into(target: Env, other: Env) -> None:
-        for name, labels in other.items():
-            target[name] = target.get(name, L.NOTHING) | labels
+    def loop(self, node: ast.stmt, one_pass: Callable[[], None], orelse: list[ast.stmt]) -> None:
+        """Run `one_pass` until the environment at the loop head stops growing.
+
+        The head starts from the fixpoint this loop reached on its last visit (labels only
+        grow from one visit to the next), and when everything the loop reads is as it was
+        then, the loop is not re-run at all: a loop nested d deep costs O(d), not 2^d.
+        """
+        env = self.ctx.scope.env
+        key = id(node)
+        memo = self._heads.get(key)
+        if memo is not None:
+            head, reads, snapshot = memo
+            for name, labels in head.items():
+                env.set(name, _join(env.lookup(name), labels))
+            if reads and tuple(map(env.lookup, reads)) == snapshot:
+                self.block(orelse)
+                return
+        head = {}
+        self._looping += 1
+        try:
+            while True:
+                env.push()
+                one_pass()
+                written = env.pop()
+                grew = False
+                self.work += len(written)
+                for name, labels in written.items():
+                    old = env.lookup(name)
+                    new = _join(old, labels)
+                    if new != old:
+                        env.set(name, new)
+                        grew = True
+                    head[name] = new
+                if not grew:
+                    break
+        finally:
+            self._looping -= 1
+        # Only a loop inside another loop's pass can be visited again.
+        reads = _reads(node) if self._looping else ()
+        self._heads[key] = (head, reads, tuple(map(env.lookup, reads)))
+        self.block(orelse)
 
     # -- binding ------------------------------------------------------------------------------
 
     def bind(self, target: ast.expr, labels: int, value: ast.expr | None) -> None:
         env = self.ctx.scope.env
         if isinstance(target, ast.Name):
-            env[target.id] = labels or L.OTHER
+            env.set(target.id, labels or L.OTHER)
         elif isinstance(target, ast.Tuple | ast.List):
             if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts):
                 for sub, part in zip(target.elts, value.elts, strict=True):
@@ -306,7 +437,7 @@ class Flow:
             self.expr(target.value)
             key = _attribute_key(target)
             if key is not None:
-                env[key] = labels or L.OTHER
+                env.set(key, labels or L.OTHER)
         elif isinstance(target, ast.Subscript):
             self.expr(target.value)
             self.expr(target.slice)
@@ -315,7 +446,7 @@ class Flow:
                 kept = labels & L.ARTIFACT
                 if labels & (L.RESULT | L.RESULTS | L.MAPPING):
                     kept |= L.MAPPING
-                env[name] = env.get(name, L.OTHER) | kept
+                env.set(name, env.get(name, L.OTHER) | kept)
 
     def bind_iteration(self, target: ast.expr, labels: int, iterable: ast.expr) -> None:
         """Bind a loop target; `for k, v in mapping.items()` gives results only to `v`."""
@@ -447,7 +578,7 @@ class Flow:
         values_from: int = 0,
     ) -> int:
         env = self.ctx.scope.env
-        saved = dict(env)
+        env.push()  # the comprehension's own names
         for generator in generators:
             labels = self.expr(generator.iter)
             self.bind_iteration(generator.target, labels, generator.iter)
@@ -458,8 +589,7 @@ class Flow:
             labels = self.expr(part)
             if index >= values_from:
                 out |= labels
-        env.clear()
-        env.update(saved)
+        env.pop()
         return _container(out, kind)
 
     def attribute(self, node: ast.Attribute) -> int:
@@ -467,7 +597,7 @@ class Flow:
         key = _attribute_key(node)
         if key is not None and key in env:
             self.expr(node.value)
-            return env[key]
+            return env.get(key)
         owner = self.expr(node.value)
         if node.attr == "content" and not owner & L.ARTIFACT:
             return L.CONTENT | L.STR
@@ -585,6 +715,17 @@ def _container(inner: int, kind: int) -> int:
     if inner & (L.CONTENT | L.DERIVED):
         out |= L.DERIVED
     return out
+
+
+def _reads(node: ast.AST) -> tuple[str, ...]:
+    """Every environment key that the statements under `node` may read."""
+    keys: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            keys.add(sub.id)
+        elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+            keys.add(f"{sub.value.id}.{sub.attr}")
+    return tuple(keys)
 
 
 def _attribute_key(node: ast.Attribute) -> str | None:
