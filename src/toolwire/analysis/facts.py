@@ -62,6 +62,12 @@ _WRAPPERS = frozenset(
 _OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional"})
 _UNION = frozenset({"typing.Union", "typing_extensions.Union"})
 _STR = frozenset({"builtins.str"})
+_TUPLES = frozenset({"builtins.tuple", "typing.Tuple"})
+
+
+def _fixed(args: list[ast.expr]) -> bool:
+    """`tuple[A, B]`, not `tuple[A, ...]`."""
+    return not any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args)
 
 
 @dataclass
@@ -255,7 +261,15 @@ class ModuleFacts:
             inner = L.NOTHING
             for arg in args:
                 inner |= self.annotation(arg)
-            return _container_of(inner, L.RESULTS)
+            out = _container_of(inner, L.RESULTS)
+            if base in _TUPLES and _fixed(args) and out:
+                out |= L.a_tuple([self.annotation(arg) or L.OTHER for arg in args])
+            elif len(args) == 1 and out:
+                # `list[tuple[str, ToolResult]]`: each element keeps its positions
+                element = self.annotation(args[0])
+                if element & L.TUPLE:
+                    out |= L.of_tuples(L.tuple_parts(element, L.POSITIONS) or [])
+            return out
         if base in _MAPPINGS:
             return _container_of(self.annotation(args[-1]), L.MAPPING)
         return L.NOTHING

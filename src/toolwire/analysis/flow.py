@@ -49,7 +49,7 @@ _UNBOUND = -1  # a name bound on no path (or deleted), hiding an enclosing bindi
 def _join(a: int, b: int) -> int:
     if a == _UNBOUND:
         return b
-    return a if b == _UNBOUND else a | b
+    return a if b == _UNBOUND else L.join(a, b)
 
 
 class Env:
@@ -97,12 +97,13 @@ class Env:
     def push(self) -> None:
         self._frames.append({})
 
-    def pop(self) -> dict[str, int]:
-        """Undo the writes since `push()`; return what they had set."""
+    def pop(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Undo the writes since `push()`; return the values they replaced and had set."""
         frame = self._frames.pop()
-        written = {name: self.values[name] for name in frame}
-        self.values.update(frame)
-        return written
+        values = self.values
+        written = {name: values[name] for name in frame}
+        values.update(frame)
+        return frame, written
 
     def keep(self) -> dict[str, int]:
         """Close the frame, keeping its writes; return the values they replaced."""
@@ -363,15 +364,16 @@ class Flow:
         """Run each body from the same state and join them, touching only what they write."""
         env = self.ctx.scope.env
         outcomes = []
+        starts: dict[str, int] = {}
         for body in bodies:
             env.push()
             self.block(body)
-            outcomes.append(env.pop())
-        names = {name for written in outcomes for name in written}
-        self.work += len(names) * len(outcomes)
-        for name in names:
+            replaced, written = env.pop()
+            starts.update(replaced)
+            outcomes.append(written)
+        self.work += len(starts) * len(outcomes)
+        for name, start in starts.items():
             joined = _UNBOUND
-            start = env.lookup(name)
             for written in outcomes:
                 joined = _join(joined, written.get(name, start))
             env.set(name, joined)
@@ -389,7 +391,10 @@ class Flow:
         if memo is not None:
             head, reads, snapshot = memo
             for name, labels in head.items():
-                env.set(name, _join(env.lookup(name), labels))
+                old = env.lookup(name)
+                new = _join(old, labels)
+                if new != old:
+                    env.set(name, new)
             if reads and tuple(map(env.lookup, reads)) == snapshot:
                 self.block(orelse)
                 return
@@ -399,11 +404,11 @@ class Flow:
             while True:
                 env.push()
                 one_pass()
-                written = env.pop()
+                replaced, written = env.pop()
                 grew = False
                 self.work += len(written)
                 for name, labels in written.items():
-                    old = env.lookup(name)
+                    old = replaced[name]
                     new = _join(old, labels)
                     if new != old:
                         env.set(name, new)
@@ -414,9 +419,31 @@ class Flow:
         finally:
             self._looping -= 1
         # Only a loop inside another loop's pass can be visited again.
-        reads = _reads(node) if self._looping else ()
+        reads = self._reads(node) if self._looping else ()
         self._heads[key] = (head, reads, tuple(map(env.lookup, reads)))
         self.block(orelse)
+
+    def _reads(self, node: ast.AST) -> tuple[str, ...]:
+        """Every environment key that the statements under `node` may read. A nested loop
+        has finished first and stored its own, so each node is walked once."""
+        keys: set[str] = set()
+        stack = [*ast.iter_child_nodes(node)]
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, ast.Name):
+                keys.add(sub.id)
+                continue
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+                keys.add(f"{sub.value.id}.{sub.attr}")
+            elif isinstance(sub, ast.For | ast.AsyncFor | ast.While):
+                known = self._heads.get(id(sub))
+                if known is not None and known[1]:
+                    keys.update(known[1])
+                    stack.extend(sub.orelse)  # the memo covers the loop, not its else
+                    stack.append(sub.iter if not isinstance(sub, ast.While) else sub.test)
+                    continue
+            stack.extend(ast.iter_child_nodes(sub))
+        return tuple(keys)
 
     # -- binding ------------------------------------------------------------------------------
 
@@ -428,6 +455,13 @@ class Flow:
             if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts):
                 for sub, part in zip(target.elts, value.elts, strict=True):
                     self.bind(sub, self.ctx.labels(part), part)
+                return
+            parts = None
+            if not any(isinstance(e, ast.Starred) for e in target.elts):
+                parts = L.tuple_parts(labels, len(target.elts))
+            if parts is not None:
+                for sub, labels_at in zip(target.elts, parts, strict=True):
+                    self.bind(sub, labels_at, None)
             else:
                 for sub in target.elts:
                     self.bind(sub, L.element_of(labels), None)
@@ -449,19 +483,17 @@ class Flow:
                 env.set(name, env.get(name, L.OTHER) | kept)
 
     def bind_iteration(self, target: ast.expr, labels: int, iterable: ast.expr) -> None:
-        """Bind a loop target; `for k, v in mapping.items()` gives results only to `v`."""
-        if (
-            isinstance(target, ast.Tuple)
-            and len(target.elts) == 2
-            and isinstance(iterable, ast.Call)
-            and isinstance(iterable.func, ast.Attribute)
-            and iterable.func.attr == "items"
+        """Bind a loop target; each name of a tuple target gets its own position's labels
+        when the elements' shape is known (`enumerate`, `zip`, `.items()`, a list of
+        tuples), so `for k, v in mapping.items()` gives results only to `v`."""
+        if isinstance(target, ast.Tuple | ast.List) and not any(
+            isinstance(e, ast.Starred) for e in target.elts
         ):
-            owner = self.ctx.labels(iterable.func.value)
-            self.bind(target.elts[0], L.OTHER | (owner & L.ARTIFACT), None)
-            value = L.RESULT if owner & L.MAPPING else L.NOTHING
-            self.bind(target.elts[1], value | (owner & L.ARTIFACT) or L.OTHER, None)
-            return
+            parts = L.element_parts(labels, len(target.elts))
+            if parts is not None:
+                for sub, labels_at in zip(target.elts, parts, strict=True):
+                    self.bind(sub, labels_at, None)
+                return
         self.bind(target, L.element_of(labels), None)
 
     # -- expressions --------------------------------------------------------------------------
@@ -502,9 +534,9 @@ class Flow:
                     out |= L.STR
                 return out
             case ast.BoolOp(values=values):
-                out = L.NOTHING
-                for value in values:
-                    out |= self.expr(value)
+                out = self.expr(values[0])
+                for value in values[1:]:
+                    out = L.join(out, self.expr(value))
                 return out
             case ast.UnaryOp(operand=operand):
                 self.expr(operand)
@@ -515,7 +547,7 @@ class Flow:
                 return L.OTHER
             case ast.IfExp(test=test, body=body, orelse=orelse):
                 self.expr(test)
-                return self.expr(body) | self.expr(orelse)
+                return L.join(self.expr(body), self.expr(orelse))
             case ast.NamedExpr(target=target, value=value):
                 labels = self.expr(value)
                 self.bind(target, labels, value)
@@ -524,7 +556,12 @@ class Flow:
                 out = L.NOTHING
                 for element in elts:
                     out |= self.expr(element)
-                return _container(out, L.RESULTS)
+                out = _container(out, L.RESULTS) | self._element_shape(elts)
+                if isinstance(node, ast.Tuple) and not any(
+                    isinstance(e, ast.Starred) for e in elts
+                ):
+                    out |= L.a_tuple([self.ctx.labels(e) for e in elts])
+                return out
             case ast.Dict(keys=keys, values=values):
                 out = L.NOTHING
                 for key in keys:
@@ -538,8 +575,20 @@ class Flow:
             case ast.Subscript(value=value, slice=index):
                 owner = self.expr(value)
                 self.expr(index)
+                if owner & L.CONTENT and not owner & L.WHOLE:
+                    # `result.content[:n]`: cut at the call site, not bounded at the seam
+                    return L.STR | L.derived(owner)
                 if isinstance(index, ast.Slice):
-                    return owner & (L.RESULTS | L.ARTIFACT) or L.OTHER
+                    return owner & (L.RESULTS | L.ARTIFACT) | L.shape_of(owner) or L.OTHER
+                if (
+                    owner & L.TUPLE
+                    and isinstance(index, ast.Constant)
+                    and type(index.value) is int
+                    and 0 <= index.value < L.POSITIONS
+                ):
+                    parts = L.tuple_parts(owner, index.value + 1)
+                    if parts is not None:
+                        return parts[-1]
                 out = L.element_of(owner)
                 if owner & L.MAPPING:
                     out = (out & ~L.OTHER) | L.RESULT
@@ -554,7 +603,8 @@ class Flow:
                 | ast.SetComp(elt=elt, generators=gens)
                 | ast.GeneratorExp(elt=elt, generators=gens)
             ):
-                return self.comprehension(gens, [elt], L.RESULTS)
+                out = self.comprehension(gens, [elt], L.RESULTS)
+                return out | self._element_shape([elt])
             case ast.DictComp(key=key, value=value, generators=gens):
                 return self.comprehension(gens, [key, value], L.MAPPING, values_from=1)
             case ast.Lambda():
@@ -651,8 +701,19 @@ class Flow:
                 return (
                     (first & (L.RESULTS | L.ARTIFACT))
                     | _container(L.element_of(first), L.RESULTS)
+                    | L.shape_of(first)
                     | L.OTHER
                 )
+            if dotted == "builtins.enumerate" and node.args:
+                element = L.element_of(first)
+                return _container(element, L.RESULTS) | L.of_tuples([L.OTHER, element])
+            if dotted == "builtins.zip" and node.args and not node.keywords:
+                if not any(isinstance(a, ast.Starred) for a in node.args):
+                    elements = [L.element_of(self.ctx.labels(a)) for a in node.args]
+                    inner = L.NOTHING
+                    for element in elements:
+                        inner |= element
+                    return _container(inner, L.RESULTS) | L.of_tuples(elements)
             if dotted in _AWAITERS:
                 return first or L.OTHER
             if dotted in _PICKERS:
@@ -681,6 +742,10 @@ class Flow:
                 return L.RESULT | (receiver & L.ARTIFACT)
             if receiver & L.MAPPING and method in _MAPPING_VIEWS:
                 return L.RESULTS | (receiver & L.ARTIFACT)
+            if method == "items" and not node.args:
+                artifacts = receiver & L.ARTIFACT
+                value = (L.RESULT if receiver & L.MAPPING else L.NOTHING) | artifacts or L.OTHER
+                return L.derived(receiver | arguments) | L.of_tuples([L.OTHER | artifacts, value])
             if receiver & L.RESULTS and method in _SEQUENCE_PICKERS:
                 return L.RESULT | (receiver & L.ARTIFACT)
             if receiver & L.RESULT and method in ("to_flowdrop", "audit_record"):
@@ -688,6 +753,26 @@ class Flow:
             if receiver & L.STR and method in _STR_METHODS:
                 return L.STR | L.derived(receiver | arguments)
         return L.derived(receiver | arguments)
+
+    def _element_shape(self, elements: list[ast.expr]) -> int:
+        """The element shape when every element is a tuple display of one arity."""
+        if not elements:
+            return L.NOTHING
+        arity = -1
+        for element in elements:
+            if not isinstance(element, ast.Tuple) or any(
+                isinstance(e, ast.Starred) for e in element.elts
+            ):
+                return L.NOTHING
+            if arity not in (-1, len(element.elts)):
+                return L.NOTHING
+            arity = len(element.elts)
+        parts = [L.NOTHING] * arity
+        for element in elements:
+            assert isinstance(element, ast.Tuple)
+            for index, part in enumerate(element.elts):
+                parts[index] |= self.ctx.labels(part) & L.BASE
+        return L.of_tuples(parts)
 
     def _owner_class(self, value: ast.expr) -> ClassInfo | None:
         scope = self.ctx.scope
@@ -715,17 +800,6 @@ def _container(inner: int, kind: int) -> int:
     if inner & (L.CONTENT | L.DERIVED):
         out |= L.DERIVED
     return out
-
-
-def _reads(node: ast.AST) -> tuple[str, ...]:
-    """Every environment key that the statements under `node` may read."""
-    keys: set[str] = set()
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name):
-            keys.add(sub.id)
-        elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
-            keys.add(f"{sub.value.id}.{sub.attr}")
-    return tuple(keys)
 
 
 def _attribute_key(node: ast.Attribute) -> str | None:
