@@ -195,18 +195,41 @@ class Flow:
         # loop → (its head at the fixpoint, the keys it reads, their values then)
         self._heads: dict[int, tuple[dict[str, int], tuple[str, ...], tuple[int, ...]]] = {}
         self._looping = 0
+        self._module = Scope(ast.Module(body=[], type_ignores=[]), "")
+        self._defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self._returns = self._yields = _UNBOUND
+        # Function summaries: what a module-level function returns as the main pass saw it,
+        # and per (function, argument labels) what it returns and the findings the
+        # arguments cause inside it. None while one is being computed (recursion).
+        self._returned: dict[str, int] = {}
+        self._relevant: dict[str, bool] = {}
+        self._summaries: dict[tuple[str, tuple[tuple[str, int], ...]], Summary | None] = {}
 
     # -- scopes -----------------------------------------------------------------------------
 
     def module(self, tree: ast.Module) -> None:
-        self.ctx.scope = Scope(tree, self.facts.module or "")
+        self.ctx.scope = self._module = Scope(tree, self.facts.module or "")
+        names = self.facts.names
+        self._defs = {
+            node.name: node
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name not in names.assigned
+            and node.name not in names.aliases
+        }
         self.block(tree.body)
 
     def _dispatch(self, node: ast.AST) -> None:
         for visit in self.visitors.get(type(node), ()):
             visit(node, self.ctx)
 
-    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
+    def function(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+        given: dict[str, int] | None = None,
+    ) -> int:
+        """Interpret a function's body; its parameters are as annotated, or as `given`.
+        Returns the labels of what a call of it returns."""
         outer = self.ctx.scope
         env = Env(outer.env)
         cls = outer.cls if isinstance(outer.node, ast.ClassDef) else None
@@ -224,14 +247,21 @@ class Flow:
         )
         if cls is not None and positional and not is_static:
             env.set(positional[0].arg, L.TOOL if cls.is_tool else L.OTHER)
+        for param, labels in (given or {}).items():
+            env.set(param, labels)
         self.ctx.scope = Scope(node, f"{outer.qualname}.{name}".lstrip("."), cls, env)
+        saved = self._returns, self._yields
+        self._returns = self._yields = _UNBOUND
         try:
             if isinstance(node, ast.Lambda):
-                self.expr(node.body)
-            else:
-                self.block(node.body)
+                return self.expr(node.body)
+            self.block(node.body)
+            if self._yields != _UNBOUND:  # a generator: what it yields, in a container
+                return _container(self._yields, L.RESULTS)
+            return L.OTHER if self._returns == _UNBOUND else self._returns
         finally:
             self.ctx.scope = outer
+            self._returns, self._yields = saved
 
     def klass(self, node: ast.ClassDef) -> None:
         outer = self.ctx.scope
@@ -277,8 +307,8 @@ class Flow:
                 if isinstance(target, ast.Name):
                     env.set(target.id, combined)
             case ast.Return(value=value):
-                if value is not None:
-                    self.expr(value)
+                labels = self.expr(value) if value is not None else L.OTHER
+                self._returns = _join(self._returns, labels)
             case ast.If(test=test, body=body, orelse=orelse):
                 self.expr(test)
                 self.branches([body, orelse])
@@ -334,7 +364,9 @@ class Flow:
                     self.expr(decorator)
                 self._dispatch(node)
                 env.delete(node.name)  # a def is a module fact, not a tracked value
-                self.function(node)
+                returned = self.function(node)
+                if self.ctx.scope is self._module:
+                    self._returned[node.name] = returned
             case ast.ClassDef():
                 for base in node.bases:
                     self.expr(base)
@@ -610,9 +642,12 @@ class Flow:
             case ast.Lambda():
                 self.function(node)
                 return L.OTHER
-            case ast.Yield(value=value) | ast.YieldFrom(value=value):
-                if value is not None:
-                    self.expr(value)
+            case ast.Yield(value=value):
+                labels = self.expr(value) if value is not None else L.OTHER
+                self._yields = _join(self._yields, labels)
+                return L.OTHER
+            case ast.YieldFrom(value=value):
+                self._yields = _join(self._yields, L.element_of(self.expr(value)))
                 return L.OTHER
             case _:
                 for child in ast.iter_child_nodes(node):
@@ -724,8 +759,13 @@ class Flow:
                 return L.LOGGER
             if dotted == "builtins.dict":
                 return (first | arguments) & (L.MAPPING | L.ARTIFACT) or L.OTHER
+            summary = None
+            if isinstance(func, ast.Name) and func.id in self._defs:
+                summary = self._call_summary(node, func.id)
             if isinstance(func, ast.Name) and func.id in facts.functions:
                 return _declared(facts.functions[func.id], receiver | arguments)
+            if summary is not None:
+                return summary.returns
             cls = facts.local_class(func)
             if cls is not None:
                 return L.TOOL if cls.is_tool else L.OTHER
@@ -754,6 +794,89 @@ class Flow:
                 return L.STR | L.derived(receiver | arguments)
         return L.derived(receiver | arguments)
 
+    # -- function summaries ---------------------------------------------------------------
+
+    def _call_summary(self, node: ast.Call, name: str) -> Summary | None:
+        """The summary of a module-level function for this call's arguments; the findings
+        that the arguments cause inside it are reported at the call."""
+        definition = self._defs[name]
+        given = self._arguments(definition, node)
+        if given is None:
+            return None
+        if not any(labels & (L.TAINT | L.TOOL | L.TOOLS) for labels in given.values()):
+            if name in self._returned:
+                return Summary(self._returned[name], [])
+            if not self._may_return_result(definition):
+                return None
+            given = {}
+        summary = self._summary(name, given)
+        if summary is None or not given:
+            return summary
+        baseline = self._summary(name, {})
+        known = {(f.line, f.column, f.code) for f in baseline.findings} if baseline else set()
+        for finding in summary.findings:
+            if (finding.line, finding.column, finding.code) not in known:
+                self.ctx.report(
+                    finding.code,
+                    node,
+                    f"{name}() is given {self._given(node)}, and at line {finding.line}: "
+                    f"{finding.message}",
+                )
+        return summary
+
+    def _summary(self, name: str, given: dict[str, int]) -> Summary | None:
+        key = (name, tuple(sorted(given.items())))
+        if key in self._summaries:
+            return self._summaries[key]  # None: a recursive call, assumed to add nothing
+        self._summaries[key] = None
+        ctx = self.ctx
+        saved = ctx.findings, ctx.scope, self._heads, self._looping
+        ctx.findings, ctx.scope, self._heads, self._looping = {}, self._module, {}, 0
+        try:
+            returns = self.function(self._defs[name], given)
+            found = list(ctx.findings.values())
+        finally:
+            ctx.findings, ctx.scope, self._heads, self._looping = saved
+        self.work += 1
+        summary = self._summaries[key] = Summary(returns, found)
+        return summary
+
+    def _arguments(
+        self, definition: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call
+    ) -> dict[str, int] | None:
+        """Parameter → labels of the argument this call passes, or None when unclear."""
+        args = definition.args
+        positional = [*args.posonlyargs, *args.args]
+        if any(isinstance(a, ast.Starred) for a in node.args) or len(node.args) > len(positional):
+            return None
+        labels = self.ctx.labels
+        pairs = zip(positional[: len(node.args)], node.args, strict=True)
+        given = {param.arg: labels(arg) for param, arg in pairs}
+        names = {a.arg for a in [*args.args, *args.kwonlyargs]}
+        for keyword in node.keywords:
+            if keyword.arg is None or keyword.arg not in names:
+                return None
+            given[keyword.arg] = labels(keyword.value)
+        return given
+
+    def _given(self, node: ast.Call) -> str:
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            if self.ctx.labels(arg) & L.TAINT:
+                return self.ctx.describe(arg)
+        return "its arguments"
+
+    def _may_return_result(self, definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """The pre-filter's text test on the function alone: whether a summary can say more
+        than "returns something else"."""
+        from toolwire.analysis import relevant
+
+        found = self._relevant.get(definition.name)
+        if found is None:
+            start, end = definition.lineno, definition.end_lineno or definition.lineno
+            text = "\n".join(self.ctx.lines[start - 1 : end])
+            found = self._relevant[definition.name] = relevant(text, self.facts.config)
+        return found
+
     def _element_shape(self, elements: list[ast.expr]) -> int:
         """The element shape when every element is a tuple display of one arity."""
         if not elements:
@@ -781,6 +904,12 @@ class Flow:
                 return scope.cls
             return self.facts.local_class(value)
         return None
+
+
+@dataclass
+class Summary:
+    returns: int  # labels of what the call returns
+    findings: list[Finding]  # what its body reports, given these arguments
 
 
 def _declared(returns: int, inputs: int) -> int:
