@@ -120,3 +120,36 @@ LOOP_CARRIED_TWO_STEPS = HEAD + (
 def test_a_value_bound_on_a_later_pass_reaches_the_sink(source: str, line: int) -> None:
     findings = check_source(source, "m.py", CONFIG)
     assert [(f.line, f.code) for f in findings] == [(line, "TW301")]
+
+
+def chain(n: int) -> str:
+    helpers = "".join(f"def f{i}(r):\n    return f{i + 1}(r)\n\n\n" for i in range(n))
+    last = f"def f{n}(r):\n    return ChatMessage.tool_result('id', content=r)\n\n\n"
+    use = "def use(result: ToolResult) -> None:\n    f0(result)\n    f0(result.content)\n"
+    return HEAD + helpers + last + use
+
+
+def test_summaries_are_linear_on_a_call_chain() -> None:
+    small, large = work(chain(10)), work(chain(30))
+    assert large <= 4 * small, (small, large)
+    findings = check_source(chain(30), "m.py", CONFIG)
+    # the sink at the end of the chain, reached from the one call that passes a result
+    assert [(f.code, f.line) for f in findings] == [("TW301", 3 + 4 * 31 + 2)]
+
+
+def test_a_chain_deeper_than_the_summary_depth_is_cut_not_a_crash() -> None:
+    findings = check_source(chain(3000), "m.py", CONFIG)
+    assert findings == []
+
+
+def test_summaries_converge_on_recursion() -> None:
+    source = HEAD + (
+        "def ping(n, r):\n"
+        "    return pong(n - 1, r) if n else ChatMessage.tool_result('id', content=r)\n\n\n"
+        "def pong(n, r):\n"
+        "    return ping(n, r)\n\n\n"
+        "def use(result: ToolResult) -> None:\n"
+        "    pong(3, result)\n"
+    )
+    findings = check_source(source, "m.py", CONFIG)
+    assert [(f.code, f.line) for f in findings] == [("TW301", 13)]

@@ -32,6 +32,9 @@ _OPAQUE = frozenset(
 _COLLECTORS = frozenset(
     f"builtins.{n}" for n in ("list", "tuple", "set", "frozenset", "sorted", "reversed", "iter")
 )
+# Summaries nest one interpretation per call level: past this depth a call is treated as
+# an unknown function, so a long generated chain never runs out of stack.
+_SUMMARY_DEPTH = 40
 _AWAITERS = frozenset({"asyncio.run"})  # runs a coroutine: like `await`
 _PICKERS = frozenset(f"builtins.{n}" for n in ("next", "min", "max"))
 _STR_MAKERS = frozenset(f"builtins.{n}" for n in ("str", "repr", "ascii", "format"))
@@ -203,6 +206,7 @@ class Flow:
         # arguments cause inside it. None while one is being computed (recursion).
         self._returned: dict[str, int] = {}
         self._relevant: dict[str, bool] = {}
+        self._nesting = 0
         self._summaries: dict[tuple[str, tuple[tuple[str, int], ...]], Summary | None] = {}
 
     # -- scopes -----------------------------------------------------------------------------
@@ -828,14 +832,18 @@ class Flow:
         key = (name, tuple(sorted(given.items())))
         if key in self._summaries:
             return self._summaries[key]  # None: a recursive call, assumed to add nothing
+        if self._nesting >= _SUMMARY_DEPTH:
+            return None  # a call chain this deep is followed no further
         self._summaries[key] = None
         ctx = self.ctx
         saved = ctx.findings, ctx.scope, self._heads, self._looping
         ctx.findings, ctx.scope, self._heads, self._looping = {}, self._module, {}, 0
+        self._nesting += 1
         try:
             returns = self.function(self._defs[name], given)
             found = list(ctx.findings.values())
         finally:
+            self._nesting -= 1
             ctx.findings, ctx.scope, self._heads, self._looping = saved
         self.work += 1
         summary = self._summaries[key] = Summary(returns, found)
