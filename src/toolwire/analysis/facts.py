@@ -79,6 +79,9 @@ class ClassInfo:
     attributes: dict[str, int] = field(default_factory=dict)
     returns: dict[str, int] = field(default_factory=dict)
     is_tool: bool = False
+    index: int = 0  # its instance bit (`labels.instance`)
+    # what the methods assign to `self.<name>`, as the flow finds it
+    assigned: dict[str, int] = field(default_factory=dict)
 
 
 class Names:
@@ -240,6 +243,9 @@ class ModuleFacts:
             return L.ARTIFACT
         if self.is_tool_class(dotted):
             return L.TOOL
+        local = self.local_class(node)
+        if local is not None and dotted == local.qualname:
+            return L.instance(local.index)
         if dotted == "logging.Logger":
             return L.LOGGER
         if dotted in _STR:
@@ -294,7 +300,9 @@ class ModuleFacts:
                 node,
                 [self.names.qualify(b) for b in node.bases],
             )
+            info.index = len(self.classes)
             self.classes.setdefault(node.name, info)
+        self.by_index = list(self.classes.values())
         # Tool-ness flows down inheritance chains inside the module: iterate to a fixpoint.
         changed = True
         while changed:

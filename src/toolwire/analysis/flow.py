@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from toolwire.analysis import labels as L
 from toolwire.analysis.facts import ClassInfo, ModuleFacts
@@ -38,6 +39,7 @@ _SUMMARY_DEPTH = 40
 _AWAITERS = frozenset({"asyncio.run"})  # runs a coroutine: like `await`
 _PICKERS = frozenset(f"builtins.{n}" for n in ("next", "min", "max"))
 _STR_MAKERS = frozenset(f"builtins.{n}" for n in ("str", "repr", "ascii", "format"))
+_ADDERS = frozenset({"append", "add", "insert", "extend"})
 _MAPPING_PICKERS = frozenset({"get", "pop", "setdefault"})
 _MAPPING_VIEWS = frozenset({"values", "copy"})
 _SEQUENCE_PICKERS = frozenset({"pop"})
@@ -275,6 +277,12 @@ class Flow:
         )
         try:
             self.block(node.body)
+            while info is not None and info.assigned:
+                # A method that read `self.x` before another assigned it a result: again.
+                before = dict(info.assigned)
+                self.block(node.body)
+                if info.assigned == before:
+                    break
         finally:
             self.ctx.scope = outer
 
@@ -307,7 +315,11 @@ class Flow:
                 )
                 self.ctx.remember(target, current)
                 labels = self.expr(value)
-                combined = current | L.derived(labels) if isinstance(node.op, ast.Add) else current
+                combined = current
+                if isinstance(node.op, ast.Add):
+                    # `parts += [result]` holds it; `text += str(result)` is computed from it
+                    kept = labels & (L.RESULTS | L.MAPPING | L.ARTIFACT | L.TOOLS)
+                    combined = current | kept | L.derived(labels)
                 if isinstance(target, ast.Name):
                     env.set(target.id, combined)
             case ast.Return(value=value):
@@ -358,11 +370,9 @@ class Flow:
                     self.block(handler.body)
                 self.block(finalbody)
             case ast.Match(subject=subject, cases=cases):
-                self.expr(subject)
-                for case in cases:
-                    if case.guard is not None:
-                        self.expr(case.guard)
-                self.branches([c.body for c in cases] + [[]])
+                labels = self.expr(subject)
+                runs = [partial(self._case, case, labels) for case in cases]
+                self.branches([*runs, lambda: None])
             case ast.FunctionDef() | ast.AsyncFunctionDef():
                 for decorator in node.decorator_list:
                     self.expr(decorator)
@@ -396,14 +406,23 @@ class Flow:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             self._dispatch(node)
 
-    def branches(self, bodies: list[list[ast.stmt]]) -> None:
+    def _case(self, case: ast.match_case, subject: int) -> None:
+        self.bind_pattern(case.pattern, subject)
+        if case.guard is not None:
+            self.expr(case.guard)
+        self.block(case.body)
+
+    def branches(self, bodies: list[list[ast.stmt] | Callable[[], None]]) -> None:
         """Run each body from the same state and join them, touching only what they write."""
         env = self.ctx.scope.env
         outcomes = []
         starts: dict[str, int] = {}
         for body in bodies:
             env.push()
-            self.block(body)
+            if callable(body):
+                body()
+            else:
+                self.block(body)
             replaced, written = env.pop()
             starts.update(replaced)
             outcomes.append(written)
@@ -508,6 +527,16 @@ class Flow:
             key = _attribute_key(target)
             if key is not None:
                 env.set(key, labels or L.OTHER)
+            cls = self.ctx.scope.cls
+            if (
+                cls is not None
+                and labels & L.TAINT
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            ):
+                # seen by every method of the class (the class body is re-run if it grows)
+                known = cls.assigned.get(target.attr, L.NOTHING)
+                cls.assigned[target.attr] = known | (labels & L.BASE)
         elif isinstance(target, ast.Subscript):
             self.expr(target.value)
             self.expr(target.slice)
@@ -531,6 +560,55 @@ class Flow:
                     self.bind(sub, labels_at, None)
                 return
         self.bind(target, L.element_of(labels), None)
+
+    def bind_pattern(self, pattern: ast.pattern, subject: int) -> None:
+        """The names a `case` pattern captures, labelled from the subject's labels."""
+        env = self.ctx.scope.env
+        match pattern:
+            case ast.MatchAs(pattern=inner, name=name):
+                if inner is not None:
+                    self.bind_pattern(inner, subject)
+                if name is not None:
+                    env.set(name, subject or L.OTHER)
+            case ast.MatchOr(patterns=patterns):
+                for inner in patterns:
+                    self.bind_pattern(inner, subject)
+            case ast.MatchSequence(patterns=patterns):
+                parts = L.tuple_parts(subject, len(patterns))
+                for index, inner in enumerate(patterns):
+                    if isinstance(inner, ast.MatchStar):
+                        if inner.name is not None:
+                            env.set(inner.name, subject & L.BASE or L.OTHER)
+                        parts = None  # positions after a star are not known
+                    else:
+                        labels = parts[index] if parts else L.element_of(subject)
+                        self.bind_pattern(inner, labels)
+            case ast.MatchMapping(keys=keys, patterns=patterns, rest=rest):
+                for key in keys:
+                    self.expr(key)
+                value = L.RESULT if subject & L.MAPPING else L.element_of(subject)
+                for inner in patterns:
+                    self.bind_pattern(inner, value)
+                if rest is not None:
+                    env.set(rest, subject & L.BASE or L.OTHER)
+            case ast.MatchClass(cls=cls, patterns=patterns, kwd_attrs=attrs, kwd_patterns=kwds):
+                self.expr(cls)
+                result = self.facts.is_result_class(self.ctx.qualify(cls))
+                for inner in patterns:
+                    self.bind_pattern(inner, L.OTHER)
+                for attr, inner in zip(attrs, kwds, strict=True):
+                    labels = L.OTHER
+                    if result and attr == "content":
+                        labels = L.CONTENT | L.STR
+                    elif result and attr == "artifacts":
+                        labels = L.ARTIFACT
+                    self.bind_pattern(inner, labels)
+            case ast.MatchStar(name=name) if name is not None:
+                env.set(name, subject & L.BASE or L.OTHER)
+            case ast.MatchValue(value=value):
+                self.expr(value)
+            case _:
+                pass
 
     # -- expressions --------------------------------------------------------------------------
 
@@ -625,6 +703,10 @@ class Flow:
                     parts = L.tuple_parts(owner, index.value + 1)
                     if parts is not None:
                         return parts[-1]
+                if isinstance(index, ast.Constant) and isinstance(index.value, str):
+                    for cls in self._owner_classes(None, owner):  # a TypedDict's key
+                        if index.value in cls.attributes:
+                            return cls.attributes[index.value]
                 out = L.element_of(owner)
                 if owner & L.MAPPING:
                     out = (out & ~L.OTHER) | L.RESULT
@@ -687,21 +769,22 @@ class Flow:
         if key is not None and key in env:
             self.expr(node.value)
             return env.get(key)
-        owner = self.expr(node.value)
-        if node.attr == "content" and not owner & L.ARTIFACT:
+        return self._member(self.expr(node.value), node.attr, node.value)
+
+    def _member(self, owner: int, attr: str, value: ast.expr | None) -> int:
+        """Labels of `<value>.attr`, also of `getattr(<value>, "attr")`."""
+        if attr == "content" and not owner & L.ARTIFACT:
             return L.CONTENT | L.STR
-        if node.attr == "is_error":
+        if attr == "is_error":
             return L.OTHER
-        if owner & L.RESULT and node.attr in ("artifacts", "__dict__"):
+        if owner & L.RESULT and attr in ("artifacts", "__dict__"):
             return L.ARTIFACT
         if owner & L.ARTIFACT:
             return L.ARTIFACT
-        scope = self.ctx.scope
-        if isinstance(node.value, ast.Name) and node.value.id == "self" and scope.cls is not None:
-            declared = scope.cls.attributes.get(node.attr)
-            if declared:
-                return declared
-        return L.OTHER
+        out = L.NOTHING
+        for cls in self._owner_classes(value, owner):
+            out |= cls.attributes.get(attr, L.NOTHING) | cls.assigned.get(attr, L.NOTHING)
+        return out or L.OTHER
 
     def call(self, node: ast.Call) -> int:
         func = node.func
@@ -720,6 +803,20 @@ class Flow:
                 first = labels
         for keyword in node.keywords:
             arguments |= self.expr(keyword.value)
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.attr in _ADDERS
+            and node.args
+        ):
+            # `parts.append(result)`: the list now holds what was added
+            last = self.ctx.labels(node.args[-1])
+            one = func.attr != "extend"
+            added = _container(last, L.RESULTS) if one else last
+            kept = added & (L.WHOLE | L.ARTIFACT | L.TOOLS)
+            if kept:
+                env = self.ctx.scope.env
+                env.set(func.value.id, env.get(func.value.id) | kept)
         return self._call_result(node, func, receiver, first, arguments)
 
     def _call_result(
@@ -761,6 +858,13 @@ class Flow:
                 return L.STR | L.derived(arguments)
             if dotted == "logging.getLogger":
                 return L.LOGGER
+            if (
+                dotted == "builtins.getattr"
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+                and isinstance(node.args[1].value, str)
+            ):
+                return self._member(first, node.args[1].value, None)
             if dotted == "builtins.dict":
                 return (first | arguments) & (L.MAPPING | L.ARTIFACT) or L.OTHER
             summary = None
@@ -772,16 +876,16 @@ class Flow:
                 return summary.returns
             cls = facts.local_class(func)
             if cls is not None:
-                return L.TOOL if cls.is_tool else L.OTHER
+                return (L.TOOL if cls.is_tool else L.OTHER) | L.instance(cls.index)
             if facts.is_tool_class(dotted):
                 return L.TOOL
         if isinstance(func, ast.Attribute):
             method = func.attr
             if receiver & L.TOOL and method in facts.tool_methods:
                 return L.RESULT
-            owner = self._owner_class(func.value)
-            if owner is not None and method in owner.returns:
-                return _declared(owner.returns[method], receiver | arguments)
+            for owner in self._owner_classes(func.value, receiver):
+                if method in owner.returns:
+                    return _declared(owner.returns[method], receiver | arguments)
             if receiver & L.MAPPING and method in _MAPPING_PICKERS:
                 return L.RESULT | (receiver & L.ARTIFACT)
             if receiver & L.MAPPING and method in _MAPPING_VIEWS:
@@ -905,13 +1009,18 @@ class Flow:
                 parts[index] |= self.ctx.labels(part) & L.BASE
         return L.of_tuples(parts)
 
-    def _owner_class(self, value: ast.expr) -> ClassInfo | None:
+    def _owner_classes(self, value: ast.expr | None, labels: int) -> list[ClassInfo]:
+        """The classes of the module that `value` (labelled `labels`) is, or is an instance
+        of: `self` in a method, a class named directly, an instance through its bit."""
         scope = self.ctx.scope
         if isinstance(value, ast.Name):
             if value.id == "self" and scope.cls is not None:
-                return scope.cls
-            return self.facts.local_class(value)
-        return None
+                return [scope.cls]
+            named = self.facts.local_class(value)
+            if named is not None and value.id not in scope.env:
+                return [named]
+        classes = self.facts.by_index
+        return [classes[i] for i in L.instances(labels) if i < len(classes)]
 
 
 @dataclass

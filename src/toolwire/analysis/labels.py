@@ -115,3 +115,26 @@ def element_parts(labels: int, arity: int) -> list[int] | None:
     if not labels & ELEMENTS or not 0 < arity <= POSITIONS:
         return None
     return _parts(labels >> _EACH, arity)
+
+
+# Above the shapes, one bit per class of the module: an instance of it, so that its
+# annotated fields (dataclass, NamedTuple, TypedDict, class attributes) and the attributes
+# its methods assign are known when read through any name bound to the instance.
+_INSTANCE = _EACH + POSITIONS * _WIDTH
+
+
+def instance(index: int) -> int:
+    return 1 << (_INSTANCE + index)
+
+
+def instances(labels: int) -> list[int]:
+    """Indices of the classes whose instance `labels` may be."""
+    bits = labels >> _INSTANCE
+    out = []
+    index = 0
+    while bits:
+        if bits & 1:
+            out.append(index)
+        bits >>= 1
+        index += 1
+    return out
