@@ -314,6 +314,29 @@ class ModuleFacts:
                     changed = True
         for info in self.classes.values():
             self._members(info)
+        for table in (self.wire_sinks, self.state_sinks, self.html_sinks):
+            self._inherit_sinks(table)
+
+    def _inherit_sinks(self, table: dict[str, list[CallSink]]) -> None:
+        """`RichMessage.tool_result` where `class RichMessage(ChatMessage)` in this module
+        inherits (or overrides) a configured sink method: a sink too."""
+        methods: dict[str, list[tuple[str, list[CallSink]]]] = {}
+        for target, sinks in table.items():
+            owner, _, method = target.rpartition(".")
+            methods.setdefault(owner, []).append((method, sinks))
+        if not methods:
+            return
+        changed = True
+        while changed:  # through chains of local subclasses
+            changed = False
+            for info in self.classes.values():
+                for base in info.bases:
+                    for method, sinks in methods.get(base or "", []):
+                        target = f"{info.qualname}.{method}"
+                        if target not in table:
+                            table[target] = sinks
+                            methods.setdefault(info.qualname, []).append((method, sinks))
+                            changed = True
 
     def _is_tool(self, info: ClassInfo) -> bool:
         if info.qualname in self.tool_classes:
