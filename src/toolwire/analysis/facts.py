@@ -87,7 +87,9 @@ class ClassInfo:
 class Names:
     """Resolves local names to dotted names through imports, aliases and local definitions."""
 
-    def __init__(self, tree: ast.Module, module: str | None) -> None:
+    def __init__(
+        self, tree: ast.Module, module: str | None, every: list[ast.stmt] | None = None
+    ) -> None:
         self.module = module or ""
         self.aliases: dict[str, str] = {}
         self.local: dict[str, str] = {}
@@ -99,7 +101,7 @@ class Names:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
                     self.assigned.update(_bound_names(target))
-        for found in statements(tree.body):
+        for found in every if every is not None else statements(tree.body):
             if isinstance(found, ast.Import):
                 for alias in found.names:
                     if alias.asname:
@@ -143,7 +145,23 @@ class Names:
         return None
 
 
-_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+_BLOCKS: dict[type[ast.AST], tuple[str, ...]] = {
+    **dict.fromkeys((ast.If, ast.For, ast.AsyncFor, ast.While), ("body", "orelse")),
+    **dict.fromkeys((ast.Try, ast.TryStar), ("body", "orelse", "finalbody", "handlers")),
+    **dict.fromkeys(
+        (
+            ast.With,
+            ast.AsyncWith,
+            ast.FunctionDef,
+            ast.AsyncFunctionDef,
+            ast.ClassDef,
+            ast.ExceptHandler,
+            ast.match_case,
+        ),
+        ("body",),
+    ),
+    ast.Match: ("cases",),
+}
 
 
 def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -151,14 +169,17 @@ def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     imports, classes and attribute declarations are statements, and walking only these is
     several times cheaper than `ast.walk`."""
     stack: list[ast.AST] = list(reversed(body))
+    blocks = _BLOCKS
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.stmt):
-            yield node
-        for name in _BODIES:
-            block = getattr(node, name, None)
-            if block:
-                stack.extend(reversed(block))
+        names = blocks.get(type(node))
+        if names is None:
+            yield node  # type: ignore[misc]  # a simple statement
+            continue
+        if not isinstance(node, ast.ExceptHandler | ast.match_case):
+            yield node  # type: ignore[misc]
+        for name in names:  # the order the analysis has always used: keep it
+            stack.extend(reversed(getattr(node, name)))
 
 
 def _bound_names(target: ast.expr) -> Iterator[str]:
@@ -189,7 +210,8 @@ class ModuleFacts:
     ) -> None:
         self.config = config
         self.module = module
-        self.names = Names(tree, module)
+        self._every = list(statements(tree.body))
+        self.names = Names(tree, module, self._every)
         self._results = _class_matcher(config.result_classes)
         self._artifacts = _class_matcher(config.artifact_classes)
         self.tool_methods = frozenset(config.tool_methods)
@@ -291,7 +313,7 @@ class ModuleFacts:
                 labels = self.returns(node)
                 if labels:
                     self.functions[node.name] = labels
-        classes = [n for n in statements(tree.body) if isinstance(n, ast.ClassDef)]
+        classes = [n for n in self._every if isinstance(n, ast.ClassDef)]
         prefix = f"{self.module}." if self.module else "."
         for node in classes:
             info = ClassInfo(

@@ -213,7 +213,9 @@ class Flow:
 
     # -- scopes -----------------------------------------------------------------------------
 
-    def module(self, tree: ast.Module) -> None:
+    def module(self, tree: ast.Module, skip: frozenset[int] = frozenset()) -> None:
+        """Interpret a module; the top-level definitions in `skip` (by id) are known to
+        hold nothing a check can report, and are only recorded as definitions."""
         self.ctx.scope = self._module = Scope(tree, self.facts.module or "")
         names = self.facts.names
         self._defs = {
@@ -223,7 +225,13 @@ class Flow:
             and node.name not in names.assigned
             and node.name not in names.aliases
         }
-        self.block(tree.body)
+        env = self._module.env
+        for statement in tree.body:
+            if id(statement) in skip:
+                assert isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                env.delete(statement.name)
+            else:
+                self.statement(statement)
 
     def _dispatch(self, node: ast.AST) -> None:
         for visit in self.visitors.get(type(node), ()):
