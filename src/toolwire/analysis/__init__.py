@@ -31,12 +31,13 @@ _MAX_MARKED = 64  # past this many names worth following, the whole module is an
 
 def irrelevant_units(
     tree: ast.Module, lines: Sequence[str], markers: tuple[str, ...]
-) -> frozenset[int]:
+) -> frozenset[int] | None:
     """Top-level functions and classes (by id) that cannot produce a finding: the module
     pre-filter applied to each of them. A unit is relevant when its text names a marker, or
     a name that a relevant top-level statement defines (a helper returning a result, a
     class with a result field, a global bound to one), to a fixpoint; module-level
-    statements other than definitions are always analysed."""
+    statements other than definitions are always analysed. None: too many names to follow,
+    analyse everything."""
     keys = list(markers)
     pending = []
     for node in tree.body:
@@ -50,7 +51,7 @@ def irrelevant_units(
     changed = True
     while changed and pending:
         if len(keys) - len(markers) > _MAX_MARKED:
-            return frozenset()
+            return None
         changed = False
         still = []
         for node, text, names in pending:

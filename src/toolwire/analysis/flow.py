@@ -209,13 +209,15 @@ class Flow:
         self._returned: dict[str, int] = {}
         self._relevant: dict[str, bool] = {}
         self._nesting = 0
+        self._skip: frozenset[int] | None = None
         self._summaries: dict[tuple[str, tuple[tuple[str, int], ...]], Summary | None] = {}
 
     # -- scopes -----------------------------------------------------------------------------
 
-    def module(self, tree: ast.Module, skip: frozenset[int] = frozenset()) -> None:
+    def module(self, tree: ast.Module, skip: frozenset[int] | None = None) -> None:
         """Interpret a module; the top-level definitions in `skip` (by id) are known to
         hold nothing a check can report, and are only recorded as definitions."""
+        self._skip = skip
         self.ctx.scope = self._module = Scope(tree, self.facts.module or "")
         names = self.facts.names
         self._defs = {
@@ -226,12 +228,18 @@ class Flow:
             and node.name not in names.aliases
         }
         env = self._module.env
+        # Functions run after the module has been imported: they see its names as the
+        # module-level code leaves them, so definitions are interpreted after it.
+        definitions = []
         for statement in tree.body:
-            if id(statement) in skip:
-                assert isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 env.delete(statement.name)
+                if skip is None or id(statement) not in skip:
+                    definitions.append(statement)
             else:
                 self.statement(statement)
+        for statement in definitions:
+            self.statement(statement)
 
     def _dispatch(self, node: ast.AST) -> None:
         for visit in self.visitors.get(type(node), ()):
@@ -986,10 +994,12 @@ class Flow:
         return "its arguments"
 
     def _may_return_result(self, definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-        """The pre-filter's text test on the function alone: whether a summary can say more
-        than "returns something else"."""
+        """Whether a summary can say more than "returns something else": the function is
+        not one the per-definition pre-filter skips, or (without it) names a marker."""
         from toolwire.analysis import relevant
 
+        if self._skip is not None:
+            return id(definition) not in self._skip
         found = self._relevant.get(definition.name)
         if found is None:
             start, end = definition.lineno, definition.end_lineno or definition.lineno
