@@ -198,7 +198,7 @@ class Flow:
         self.visitors = visitors
         self.work = 0  # statements visited plus names joined: linear in the module's size
         # loop → (its head at the fixpoint, the keys it reads, their values then)
-        self._heads: dict[int, tuple[dict[str, int], tuple[str, ...], tuple[int, ...]]] = {}
+        self._heads: dict[int, tuple[dict[str, int], tuple[str, ...] | None, tuple[int, ...]]] = {}
         self._looping = 0
         self._module = Scope(ast.Module(body=[], type_ignores=[]), "")
         self._defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
@@ -461,12 +461,15 @@ class Flow:
         memo = self._heads.get(key)
         if memo is not None:
             head, reads, snapshot = memo
+            same = reads is not None
             for name, labels in head.items():
                 old = env.lookup(name)
                 new = _join(old, labels)
+                if new != labels:
+                    same = False  # the entry brings what the last fixpoint lacked
                 if new != old:
                     env.set(name, new)
-            if reads and tuple(map(env.lookup, reads)) == snapshot:
+            if same and reads is not None and tuple(map(env.lookup, reads)) == snapshot:
                 self.block(orelse)
                 return
         head = {}
@@ -489,9 +492,10 @@ class Flow:
                     break
         finally:
             self._looping -= 1
-        # Only a loop inside another loop's pass can be visited again.
-        reads = self._reads(node) if self._looping else ()
-        self._heads[key] = (head, reads, tuple(map(env.lookup, reads)))
+        # Only a loop inside another loop's pass can be visited again; what it writes is
+        # compared through its head, what it only reads through a snapshot.
+        reads = tuple(k for k in self._reads(node) if k not in head) if self._looping else None
+        self._heads[key] = (head, reads, tuple(map(env.lookup, reads or ())))
         self.block(orelse)
 
     def _reads(self, node: ast.AST) -> tuple[str, ...]:
@@ -508,8 +512,9 @@ class Flow:
                 keys.add(f"{sub.value.id}.{sub.attr}")
             elif isinstance(sub, ast.For | ast.AsyncFor | ast.While):
                 known = self._heads.get(id(sub))
-                if known is not None and known[1]:
-                    keys.update(known[1])
+                if known is not None and known[1] is not None:
+                    keys.update(known[0])  # what it writes, and
+                    keys.update(known[1])  # what it only reads
                     stack.extend(sub.orelse)  # the memo covers the loop, not its else
                     stack.append(sub.iter if not isinstance(sub, ast.While) else sub.test)
                     continue
