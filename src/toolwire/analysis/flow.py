@@ -208,6 +208,7 @@ class Flow:
         # arguments cause inside it. None while one is being computed (recursion).
         self._returned: dict[str, int] = {}
         self._relevant: dict[str, bool] = {}
+        self._owners: dict[str, ClassInfo] = {}  # summary key → class, for methods
         self._nesting = 0
         self._skip: frozenset[int] | None = None
         self._summaries: dict[tuple[str, tuple[tuple[str, int], ...]], Summary | None] = {}
@@ -902,6 +903,16 @@ class Flow:
                 return L.TOOL
         if isinstance(func, ast.Attribute):
             method = func.attr
+            scope = self.ctx.scope
+            if (
+                isinstance(func.value, ast.Name)
+                and func.value.id == "self"
+                and scope.cls is not None
+                and arguments & L.TAINT
+            ):
+                summary = self._method_summary(node, scope.cls, method)
+                if summary is not None and method not in scope.cls.returns:
+                    return summary.returns
             if receiver & L.TOOL and method in facts.tool_methods:
                 return L.RESULT
             for owner in self._owner_classes(func.value, receiver):
@@ -925,14 +936,38 @@ class Flow:
 
     # -- function summaries ---------------------------------------------------------------
 
-    def _call_summary(self, node: ast.Call, name: str) -> Summary | None:
-        """The summary of a module-level function for this call's arguments; the findings
+    def _method_summary(self, node: ast.Call, cls: ClassInfo, method: str) -> Summary | None:
+        """`self.helper(result)` in a method: the summary of the class's own method, when
+        the call passes a result or a value from one."""
+        definition = next(
+            (
+                s
+                for s in cls.node.body
+                if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == method
+            ),
+            None,
+        )
+        if definition is None or any(
+            isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+            for d in definition.decorator_list
+        ):
+            return None
+        key = f"{cls.qualname}.{method}"
+        if key not in self._defs:
+            self._defs[key] = definition
+            self._owners[key] = cls
+        return self._call_summary(node, key, bound=True)
+
+    def _call_summary(self, node: ast.Call, name: str, bound: bool = False) -> Summary | None:
+        """The summary of a function of the module for this call's arguments; the findings
         that the arguments cause inside it are reported at the call."""
         definition = self._defs[name]
-        given = self._arguments(definition, node)
+        given = self._arguments(definition, node, bound)
         if given is None:
             return None
         if not any(labels & (L.TAINT | L.TOOL | L.TOOLS) for labels in given.values()):
+            if bound:
+                return None  # a method's declared return is a module fact already
             if name in self._returned:
                 return Summary(self._returned[name], [])
             if not self._may_return_result(definition):
@@ -945,10 +980,11 @@ class Flow:
         known = {(f.line, f.column, f.code) for f in baseline.findings} if baseline else set()
         for finding in summary.findings:
             if (finding.line, finding.column, finding.code) not in known:
+                shown = name.rpartition(".")[2]
                 self.ctx.report(
                     finding.code,
                     node,
-                    f"{name}() is given {self._given(node)}, and at line {finding.line}: "
+                    f"{shown}() is given {self._given(node)}, and at line {finding.line}: "
                     f"{finding.message}",
                 )
         return summary
@@ -962,7 +998,11 @@ class Flow:
         self._summaries[key] = None
         ctx = self.ctx
         saved = ctx.findings, ctx.scope, self._heads, self._looping
-        ctx.findings, ctx.scope, self._heads, self._looping = {}, self._module, {}, 0
+        owner = self._owners.get(name)
+        outer = self._module
+        if owner is not None:  # a method: interpreted in its class's scope
+            outer = Scope(owner.node, owner.qualname.lstrip("."), owner, Env(self._module.env))
+        ctx.findings, ctx.scope, self._heads, self._looping = {}, outer, {}, 0
         self._nesting += 1
         try:
             returns = self.function(self._defs[name], given)
@@ -975,11 +1015,11 @@ class Flow:
         return summary
 
     def _arguments(
-        self, definition: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call
+        self, definition: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call, bound: bool
     ) -> dict[str, int] | None:
         """Parameter → labels of the argument this call passes, or None when unclear."""
         args = definition.args
-        positional = [*args.posonlyargs, *args.args]
+        positional = [*args.posonlyargs, *args.args][1 if bound else 0 :]
         if any(isinstance(a, ast.Starred) for a in node.args) or len(node.args) > len(positional):
             return None
         labels = self.ctx.labels
