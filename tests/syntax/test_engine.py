@@ -85,9 +85,7 @@ def test_module_name_is_relative_to_the_project_or_src(tmp_path: Path) -> None:
     assert module_name(tmp_path / "my-scripts" / "x.py", config) is None
 
 
-def test_a_definition_naming_no_marker_is_still_followed_through_names_that_lead_to_one() -> (
-    None
-):
+def test_a_definition_naming_no_marker_is_followed_through_names_leading_to_one() -> None:
     # `use` names neither ToolResult nor TR: it reaches a result through `make`, which
     # reaches it through `CACHED`, bound from an alias imported inside a `try`.
     source = (
