@@ -140,3 +140,28 @@ def installed_version(distribution: str) -> str:
     from importlib.metadata import version
 
     return version(distribution)
+
+
+# What `worst_case` appends to every file: with it, the pre-filter lets every file through
+# and the whole value flow runs on each one.
+TOOL_CODE = b"""
+
+from toolwire import ToolResult
+
+
+class _BenchTool:
+    def execute(self, arguments: dict[str, str]) -> ToolResult:
+        return ToolResult.text("ok")
+"""
+
+
+def worst_case(files: Sequence[Path], root: Path, dest: Path) -> list[Path]:
+    """Copies of `files` (relative to `root`) under `dest`, each with tool code appended."""
+    out = []
+    for path in files:
+        target = dest / path.relative_to(root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = path.read_bytes()
+        target.write_bytes(data + (b"" if data.endswith(b"\n") else b"\n") + TOOL_CODE)
+        out.append(target)
+    return out

@@ -1,14 +1,25 @@
-"""The floors: read each listed file and parse it (`ast`), or parse and regenerate it (LibCST).
+"""The floors: read each listed file and parse it (`ast`), parse it and visit every node
+with a plain `ast.NodeVisitor` (`visit`), or parse and regenerate it (LibCST).
 
-    python bench/floor.py ast|libcst LISTFILE
+    python bench/floor.py ast|visit|libcst LISTFILE
 
 A file that does not parse counts as read; the tools measured against this report it too.
+The `ast` floors tune the collector exactly as `toolwire check` does (`engine.batch_gc`,
+copied here so that the floor does not import toolwire), so a ratio measures the work,
+not the GC settings.
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 import warnings
+
+
+def batch_gc() -> None:
+    """The same settings as `toolwire.engine.batch_gc`."""
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
 
 
 def main() -> int:
@@ -16,18 +27,22 @@ def main() -> int:
     with open(listing, encoding="utf-8") as handle:
         paths = [line for line in handle.read().splitlines() if line]
     warnings.simplefilter("ignore")
-    if kind == "ast":
+    if kind in ("ast", "visit"):
         import ast
 
+        visitor = ast.NodeVisitor() if kind == "visit" else None
+        batch_gc()
         for path in paths:
             with open(path, "rb") as source:
                 data = source.read()
             try:
-                ast.parse(data, filename=path)
+                tree = ast.parse(data, filename=path)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
-                pass
+                continue
+            if visitor is not None:
+                visitor.visit(tree)  # generic_visit: every node, nothing done
     else:
-        import libcst
+        import libcst  # migrate keeps the default collector settings, and so does this
 
         for path in paths:
             with open(path, "rb") as source:

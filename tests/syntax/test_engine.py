@@ -83,3 +83,25 @@ def test_module_name_is_relative_to_the_project_or_src(tmp_path: Path) -> None:
     assert module_name(tmp_path / "src" / "pkg" / "mod.py", config) == "pkg.mod"
     assert module_name(tmp_path / "pkg" / "__init__.py", config) == "pkg"
     assert module_name(tmp_path / "my-scripts" / "x.py", config) is None
+
+
+def test_a_definition_naming_no_marker_is_followed_through_names_leading_to_one() -> None:
+    # `use` names neither ToolResult nor TR: it reaches a result through `make`, which
+    # reaches it through `CACHED`, bound from an alias imported inside a `try`.
+    source = (
+        "def use() -> None:\n"
+        "    print(make())\n"
+        "\n"
+        "try:\n"
+        "    from toolwire import ToolResult as TR\n"
+        "except ImportError:\n"
+        "    pass\n"
+        "CACHED = TR.text('x')\n"
+        "\n"
+        "def make():\n"
+        "    return CACHED\n"
+        "\n"
+        "def unrelated() -> None:\n"
+        "    print('fine')\n"
+    )
+    assert [(line, code) for line, _, code in codes(source)] == [(2, "TW204")]

@@ -62,6 +62,12 @@ _WRAPPERS = frozenset(
 _OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional"})
 _UNION = frozenset({"typing.Union", "typing_extensions.Union"})
 _STR = frozenset({"builtins.str"})
+_TUPLES = frozenset({"builtins.tuple", "typing.Tuple"})
+
+
+def _fixed(args: list[ast.expr]) -> bool:
+    """`tuple[A, B]`, not `tuple[A, ...]`."""
+    return not any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args)
 
 
 @dataclass
@@ -73,12 +79,17 @@ class ClassInfo:
     attributes: dict[str, int] = field(default_factory=dict)
     returns: dict[str, int] = field(default_factory=dict)
     is_tool: bool = False
+    index: int = 0  # its instance bit (`labels.instance`)
+    # what the methods assign to `self.<name>`, as the flow finds it
+    assigned: dict[str, int] = field(default_factory=dict)
 
 
 class Names:
     """Resolves local names to dotted names through imports, aliases and local definitions."""
 
-    def __init__(self, tree: ast.Module, module: str | None) -> None:
+    def __init__(
+        self, tree: ast.Module, module: str | None, every: list[ast.stmt] | None = None
+    ) -> None:
         self.module = module or ""
         self.aliases: dict[str, str] = {}
         self.local: dict[str, str] = {}
@@ -90,7 +101,7 @@ class Names:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
                     self.assigned.update(_bound_names(target))
-        for found in statements(tree.body):
+        for found in every if every is not None else statements(tree.body):
             if isinstance(found, ast.Import):
                 for alias in found.names:
                     if alias.asname:
@@ -134,7 +145,23 @@ class Names:
         return None
 
 
-_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+_BLOCKS: dict[type[ast.AST], tuple[str, ...]] = {
+    **dict.fromkeys((ast.If, ast.For, ast.AsyncFor, ast.While), ("body", "orelse")),
+    **dict.fromkeys((ast.Try, ast.TryStar), ("body", "orelse", "finalbody", "handlers")),
+    **dict.fromkeys(
+        (
+            ast.With,
+            ast.AsyncWith,
+            ast.FunctionDef,
+            ast.AsyncFunctionDef,
+            ast.ClassDef,
+            ast.ExceptHandler,
+            ast.match_case,
+        ),
+        ("body",),
+    ),
+    ast.Match: ("cases",),
+}
 
 
 def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -142,14 +169,17 @@ def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     imports, classes and attribute declarations are statements, and walking only these is
     several times cheaper than `ast.walk`."""
     stack: list[ast.AST] = list(reversed(body))
+    blocks = _BLOCKS
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.stmt):
-            yield node
-        for name in _BODIES:
-            block = getattr(node, name, None)
-            if block:
-                stack.extend(reversed(block))
+        names = blocks.get(type(node))
+        if names is None:
+            yield node  # type: ignore[misc]  # a simple statement
+            continue
+        if not isinstance(node, ast.ExceptHandler | ast.match_case):
+            yield node  # type: ignore[misc]
+        for name in names:  # the order the analysis has always used: keep it
+            stack.extend(reversed(getattr(node, name)))
 
 
 def _bound_names(target: ast.expr) -> Iterator[str]:
@@ -180,7 +210,8 @@ class ModuleFacts:
     ) -> None:
         self.config = config
         self.module = module
-        self.names = Names(tree, module)
+        self._every = list(statements(tree.body))
+        self.names = Names(tree, module, self._every)
         self._results = _class_matcher(config.result_classes)
         self._artifacts = _class_matcher(config.artifact_classes)
         self.tool_methods = frozenset(config.tool_methods)
@@ -234,6 +265,9 @@ class ModuleFacts:
             return L.ARTIFACT
         if self.is_tool_class(dotted):
             return L.TOOL
+        local = self.local_class(node)
+        if local is not None and dotted == local.qualname:
+            return L.instance(local.index)
         if dotted == "logging.Logger":
             return L.LOGGER
         if dotted in _STR:
@@ -255,7 +289,15 @@ class ModuleFacts:
             inner = L.NOTHING
             for arg in args:
                 inner |= self.annotation(arg)
-            return _container_of(inner, L.RESULTS)
+            out = _container_of(inner, L.RESULTS)
+            if base in _TUPLES and _fixed(args) and out:
+                out |= L.a_tuple([self.annotation(arg) or L.OTHER for arg in args])
+            elif len(args) == 1 and out:
+                # `list[tuple[str, ToolResult]]`: each element keeps its positions
+                element = self.annotation(args[0])
+                if element & L.TUPLE:
+                    out |= L.of_tuples(L.tuple_parts(element, L.POSITIONS) or [])
+            return out
         if base in _MAPPINGS:
             return _container_of(self.annotation(args[-1]), L.MAPPING)
         return L.NOTHING
@@ -271,7 +313,7 @@ class ModuleFacts:
                 labels = self.returns(node)
                 if labels:
                     self.functions[node.name] = labels
-        classes = [n for n in statements(tree.body) if isinstance(n, ast.ClassDef)]
+        classes = [n for n in self._every if isinstance(n, ast.ClassDef)]
         prefix = f"{self.module}." if self.module else "."
         for node in classes:
             info = ClassInfo(
@@ -280,7 +322,9 @@ class ModuleFacts:
                 node,
                 [self.names.qualify(b) for b in node.bases],
             )
+            info.index = len(self.classes)
             self.classes.setdefault(node.name, info)
+        self.by_index = list(self.classes.values())
         # Tool-ness flows down inheritance chains inside the module: iterate to a fixpoint.
         changed = True
         while changed:
@@ -292,6 +336,29 @@ class ModuleFacts:
                     changed = True
         for info in self.classes.values():
             self._members(info)
+        for table in (self.wire_sinks, self.state_sinks, self.html_sinks):
+            self._inherit_sinks(table)
+
+    def _inherit_sinks(self, table: dict[str, list[CallSink]]) -> None:
+        """`RichMessage.tool_result` where `class RichMessage(ChatMessage)` in this module
+        inherits (or overrides) a configured sink method: a sink too."""
+        methods: dict[str, list[tuple[str, list[CallSink]]]] = {}
+        for target, sinks in table.items():
+            owner, _, method = target.rpartition(".")
+            methods.setdefault(owner, []).append((method, sinks))
+        if not methods:
+            return
+        changed = True
+        while changed:  # through chains of local subclasses
+            changed = False
+            for info in self.classes.values():
+                for base in info.bases:
+                    for method, sinks in methods.get(base or "", []):
+                        target = f"{info.qualname}.{method}"
+                        if target not in table:
+                            table[target] = sinks
+                            methods.setdefault(info.qualname, []).append((method, sinks))
+                            changed = True
 
     def _is_tool(self, info: ClassInfo) -> bool:
         if info.qualname in self.tool_classes:

@@ -1,10 +1,16 @@
 """Intraprocedural value flow, in the manner of Semgrep's taint mode.
 
 Statements are interpreted in source order with an environment from names to labels;
-branches are joined and loop bodies run twice so that loop-carried values settle. Each
-expression is labelled bottom-up, and after a node is labelled the checks that visit its
-type run with the labels of its parts at hand. Nested functions see the enclosing
-environment at their definition; every function starts from its annotated parameters.
+branches are joined, and a loop body is re-run only while the environment at its head
+still grows (a fixpoint over bit flags, so it ends). Each expression is labelled
+bottom-up, and after a node is labelled the checks that visit its type run with the labels
+of its parts at hand. Nested functions see the enclosing environment at their definition;
+every function starts from its annotated parameters.
+
+The work is linear in the size of the module: a branch or a loop pass records what it
+overwrites (an undo frame) so it costs what it writes, never a copy of the environment; a
+loop remembers its fixpoint, so a loop nested d deep is not re-run 2^d times but starts
+from what its last visit found and settles in one pass.
 """
 
 from __future__ import annotations
@@ -12,12 +18,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from toolwire.analysis import labels as L
 from toolwire.analysis.facts import ClassInfo, ModuleFacts
 from toolwire.findings import Finding
 
-Env = dict[str, int]
 Visitor = Callable[[ast.AST, "Context"], None]
 
 # Calls whose result says nothing about their arguments' contents.
@@ -27,15 +33,91 @@ _OPAQUE = frozenset(
 _COLLECTORS = frozenset(
     f"builtins.{n}" for n in ("list", "tuple", "set", "frozenset", "sorted", "reversed", "iter")
 )
+# Summaries nest one interpretation per call level: past this depth a call is treated as
+# an unknown function, so a long generated chain never runs out of stack.
+_SUMMARY_DEPTH = 40
 _AWAITERS = frozenset({"asyncio.run"})  # runs a coroutine: like `await`
 _PICKERS = frozenset(f"builtins.{n}" for n in ("next", "min", "max"))
 _STR_MAKERS = frozenset(f"builtins.{n}" for n in ("str", "repr", "ascii", "format"))
+_ADDERS = frozenset({"append", "add", "insert", "extend"})
 _MAPPING_PICKERS = frozenset({"get", "pop", "setdefault"})
 _MAPPING_VIEWS = frozenset({"values", "copy"})
 _SEQUENCE_PICKERS = frozenset({"pop"})
 _STR_METHODS = frozenset(
     {"format", "join", "strip", "lstrip", "rstrip", "upper", "lower", "replace"}
 )
+
+
+_UNBOUND = -1  # a name bound on no path (or deleted), hiding an enclosing binding
+
+
+def _join(a: int, b: int) -> int:
+    if a == _UNBOUND:
+        return b
+    return a if b == _UNBOUND else L.join(a, b)
+
+
+class Env:
+    """Names (and `name.attr` keys) to labels, over the environment of the enclosing scope.
+
+    `push()` opens an undo frame: every later write first records the value it replaces,
+    so `pop()` can give the frame's writes back and restore the state at `push()`.
+    """
+
+    __slots__ = ("_frames", "parent", "values")
+
+    def __init__(self, parent: Env | None = None) -> None:
+        self.values: dict[str, int] = {}
+        self.parent = parent
+        self._frames: list[dict[str, int]] = []
+
+    def lookup(self, name: str) -> int:
+        """The labels of `name`, or `_UNBOUND`."""
+        env: Env | None = self
+        while env is not None:
+            found = env.values.get(name)
+            if found is not None:
+                return found
+            env = env.parent
+        return _UNBOUND
+
+    def get(self, name: str, default: int = L.OTHER) -> int:
+        found = self.lookup(name)
+        return default if found == _UNBOUND else found
+
+    def __contains__(self, name: str) -> bool:
+        return self.lookup(name) != _UNBOUND
+
+    def set(self, name: str, labels: int) -> None:
+        if self._frames:
+            frame = self._frames[-1]
+            if name not in frame:
+                frame[name] = self.lookup(name)
+        self.values[name] = labels
+
+    def delete(self, name: str) -> None:
+        if name in self:
+            self.set(name, _UNBOUND)
+
+    def push(self) -> None:
+        self._frames.append({})
+
+    def pop(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Undo the writes since `push()`; return the values they replaced and had set."""
+        frame = self._frames.pop()
+        values = self.values
+        written = {name: values[name] for name in frame}
+        values.update(frame)
+        return frame, written
+
+    def keep(self) -> dict[str, int]:
+        """Close the frame, keeping its writes; return the values they replaced."""
+        frame = self._frames.pop()
+        if self._frames:
+            outer = self._frames[-1]
+            for name, old in frame.items():
+                outer.setdefault(name, old)
+        return frame
 
 
 @dataclass
@@ -45,7 +127,7 @@ class Scope:
     node: ast.AST
     qualname: str
     cls: ClassInfo | None = None  # the class whose method this is
-    env: Env = field(default_factory=dict)
+    env: Env = field(default_factory=Env)
 
 
 class Context:
@@ -58,6 +140,7 @@ class Context:
         self.findings: dict[tuple[int, int, str], Finding] = {}
         self.scope = Scope(node=ast.Module(body=[], type_ignores=[]), qualname=facts.module or "")
         self._labels: dict[int, int] = {}
+        self._qualified: dict[int, str | None] = {}
 
     # -- for checks ---------------------------------------------------------------------------
 
@@ -76,7 +159,12 @@ class Context:
             root = root.value
         if isinstance(root, ast.Name) and root.id in self.scope.env:
             return None
-        return self.facts.names.qualify(expr)
+        key = id(expr)
+        try:
+            return self._qualified[key]
+        except KeyError:
+            found = self._qualified[key] = self.facts.names.qualify(expr)
+            return found
 
     def report(self, code: str, node: ast.AST, message: str, fix: str | None = None) -> None:
         line = getattr(node, "lineno", 1)
@@ -108,52 +196,110 @@ class Flow:
         self.ctx = ctx
         self.facts = ctx.facts
         self.visitors = visitors
+        self.work = 0  # statements visited plus names joined: linear in the module's size
+        # loop → (its head at the fixpoint, the keys it reads, their values then)
+        self._heads: dict[int, tuple[dict[str, int], tuple[str, ...] | None, tuple[int, ...]]] = {}
+        self._looping = 0
+        self._module = Scope(ast.Module(body=[], type_ignores=[]), "")
+        self._defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self._returns = self._yields = _UNBOUND
+        # Function summaries: what a module-level function returns as the main pass saw it,
+        # and per (function, argument labels) what it returns and the findings the
+        # arguments cause inside it. None while one is being computed (recursion).
+        self._returned: dict[str, int] = {}
+        self._relevant: dict[str, bool] = {}
+        self._owners: dict[str, ClassInfo] = {}  # summary key → class, for methods
+        self._nesting = 0
+        self._skip: frozenset[int] | None = None
+        self._summaries: dict[tuple[str, tuple[tuple[str, int], ...]], Summary | None] = {}
 
     # -- scopes -----------------------------------------------------------------------------
 
-    def module(self, tree: ast.Module) -> None:
-        self.ctx.scope = Scope(tree, self.facts.module or "")
-        self.block(tree.body)
+    def module(self, tree: ast.Module, skip: frozenset[int] | None = None) -> None:
+        """Interpret a module; the top-level definitions in `skip` (by id) are known to
+        hold nothing a check can report, and are only recorded as definitions."""
+        self._skip = skip
+        self.ctx.scope = self._module = Scope(tree, self.facts.module or "")
+        names = self.facts.names
+        self._defs = {
+            node.name: node
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name not in names.assigned
+            and node.name not in names.aliases
+        }
+        env = self._module.env
+        # Functions run after the module has been imported: they see its names as the
+        # module-level code leaves them, so definitions are interpreted after it.
+        definitions = []
+        for statement in tree.body:
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                env.delete(statement.name)
+                if skip is None or id(statement) not in skip:
+                    definitions.append(statement)
+            else:
+                self.statement(statement)
+        for statement in definitions:
+            self.statement(statement)
 
     def _dispatch(self, node: ast.AST) -> None:
         for visit in self.visitors.get(type(node), ()):
             visit(node, self.ctx)
 
-    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
+    def function(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+        given: dict[str, int] | None = None,
+    ) -> int:
+        """Interpret a function's body; its parameters are as annotated, or as `given`.
+        Returns the labels of what a call of it returns."""
         outer = self.ctx.scope
-        env = dict(outer.env)
+        env = Env(outer.env)
         cls = outer.cls if isinstance(outer.node, ast.ClassDef) else None
         name = getattr(node, "name", "<lambda>")
         args = node.args
         positional = [*args.posonlyargs, *args.args]
         for arg in [*positional, *args.kwonlyargs]:
-            env[arg.arg] = self.facts.annotation(arg.annotation) or L.OTHER
+            env.set(arg.arg, self.facts.annotation(arg.annotation) or L.OTHER)
         for rest in (args.vararg, args.kwarg):
             if rest is not None:
-                env[rest.arg] = L.OTHER
+                env.set(rest.arg, L.OTHER)
         is_static = any(
             isinstance(d, ast.Name) and d.id == "staticmethod"
             for d in getattr(node, "decorator_list", [])
         )
         if cls is not None and positional and not is_static:
-            env[positional[0].arg] = L.TOOL if cls.is_tool else L.OTHER
+            env.set(positional[0].arg, L.TOOL if cls.is_tool else L.OTHER)
+        for param, labels in (given or {}).items():
+            env.set(param, labels)
         self.ctx.scope = Scope(node, f"{outer.qualname}.{name}".lstrip("."), cls, env)
+        saved = self._returns, self._yields
+        self._returns = self._yields = _UNBOUND
         try:
             if isinstance(node, ast.Lambda):
-                self.expr(node.body)
-            else:
-                self.block(node.body)
+                return self.expr(node.body)
+            self.block(node.body)
+            if self._yields != _UNBOUND:  # a generator: what it yields, in a container
+                return _container(self._yields, L.RESULTS)
+            return L.OTHER if self._returns == _UNBOUND else self._returns
         finally:
             self.ctx.scope = outer
+            self._returns, self._yields = saved
 
     def klass(self, node: ast.ClassDef) -> None:
         outer = self.ctx.scope
         info = self.facts.classes.get(node.name)
         self.ctx.scope = Scope(
-            node, f"{outer.qualname}.{node.name}".lstrip("."), info, dict(outer.env)
+            node, f"{outer.qualname}.{node.name}".lstrip("."), info, Env(outer.env)
         )
         try:
             self.block(node.body)
+            while info is not None and info.assigned:
+                # A method that read `self.x` before another assigned it a result: again.
+                before = dict(info.assigned)
+                self.block(node.body)
+                if info.assigned == before:
+                    break
         finally:
             self.ctx.scope = outer
 
@@ -164,6 +310,7 @@ class Flow:
             self.statement(statement)
 
     def statement(self, node: ast.stmt) -> None:
+        self.work += 1
         env = self.ctx.scope.env
         match node:
             case ast.Expr(value=value):
@@ -185,25 +332,37 @@ class Flow:
                 )
                 self.ctx.remember(target, current)
                 labels = self.expr(value)
-                combined = current | L.derived(labels) if isinstance(node.op, ast.Add) else current
+                combined = current
+                if isinstance(node.op, ast.Add):
+                    # `parts += [result]` holds it; `text += str(result)` is computed from it
+                    kept = labels & (L.RESULTS | L.MAPPING | L.ARTIFACT | L.TOOLS)
+                    combined = current | kept | L.derived(labels)
                 if isinstance(target, ast.Name):
-                    env[target.id] = combined
+                    env.set(target.id, combined)
             case ast.Return(value=value):
-                if value is not None:
-                    self.expr(value)
+                labels = self.expr(value) if value is not None else L.OTHER
+                self._returns = _join(self._returns, labels)
             case ast.If(test=test, body=body, orelse=orelse):
                 self.expr(test)
                 self.branches([body, orelse])
             case ast.While(test=test, body=body, orelse=orelse):
-                self.expr(test)
-                self.loop(body, orelse)
+
+                def rerun() -> None:
+                    self.expr(test)
+                    self.block(body)
+
+                self.loop(node, rerun, orelse)
             case (
                 ast.For(target=target, iter=iterable, body=body, orelse=orelse)
                 | ast.AsyncFor(target=target, iter=iterable, body=body, orelse=orelse)
             ):
                 labels = self.expr(iterable)
-                self.bind_iteration(target, labels, iterable)
-                self.loop(body, orelse)
+
+                def iterate() -> None:
+                    self.bind_iteration(target, labels, iterable)
+                    self.block(body)
+
+                self.loop(node, iterate, orelse)
             case ast.With(items=items, body=body) | ast.AsyncWith(items=items, body=body):
                 for item in items:
                     labels = self.expr(item.context_expr)
@@ -214,39 +373,41 @@ class Flow:
                 ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody)
                 | ast.TryStar(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody)
             ):
-                before = dict(env)
+                env.push()
                 self.block(body)
                 self.block(orelse)
+                before = env.keep()  # a handler may start from any point of the body
                 for handler in handlers:
-                    self._join_into(env, before)
+                    for name, old in before.items():
+                        env.set(name, _join(env.lookup(name), old))
                     if handler.type is not None:
                         self.expr(handler.type)
                     if handler.name:
-                        env[handler.name] = L.OTHER
+                        env.set(handler.name, L.OTHER)
                     self.block(handler.body)
                 self.block(finalbody)
             case ast.Match(subject=subject, cases=cases):
-                self.expr(subject)
-                for case in cases:
-                    if case.guard is not None:
-                        self.expr(case.guard)
-                self.branches([c.body for c in cases] + [[]])
+                labels = self.expr(subject)
+                runs = [partial(self._case, case, labels) for case in cases]
+                self.branches([*runs, lambda: None])
             case ast.FunctionDef() | ast.AsyncFunctionDef():
                 for decorator in node.decorator_list:
                     self.expr(decorator)
                 self._dispatch(node)
-                env.pop(node.name, None)  # a def is a module fact, not a tracked value
-                self.function(node)
+                env.delete(node.name)  # a def is a module fact, not a tracked value
+                returned = self.function(node)
+                if self.ctx.scope is self._module:
+                    self._returned[node.name] = returned
             case ast.ClassDef():
                 for base in node.bases:
                     self.expr(base)
                 self._dispatch(node)
-                env.pop(node.name, None)
+                env.delete(node.name)
                 self.klass(node)
             case ast.Delete(targets=targets):
                 for target in targets:
                     if isinstance(target, ast.Name):
-                        env.pop(target.id, None)
+                        env.delete(target.id)
                     else:
                         self.expr(target)
             case ast.Raise(exc=exc, cause=cause):
@@ -262,41 +423,122 @@ class Flow:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             self._dispatch(node)
 
-    def branches(self, bodies: list[list[ast.stmt]]) -> None:
-        scope = self.ctx.scope
-        start = scope.env
-        joined: Env = {}
-        for body in bodies:
-            scope.env = dict(start)
-            self.block(body)
-            self._join_into(joined, scope.env)
-        scope.env = start
-        start.clear()
-        start.update(joined)
+    def _case(self, case: ast.match_case, subject: int) -> None:
+        self.bind_pattern(case.pattern, subject)
+        if case.guard is not None:
+            self.expr(case.guard)
+        self.block(case.body)
 
-    def loop(self, body: list[ast.stmt], orelse: list[ast.stmt]) -> None:
+    def branches(self, bodies: list[list[ast.stmt] | Callable[[], None]]) -> None:
+        """Run each body from the same state and join them, touching only what they write."""
         env = self.ctx.scope.env
-        before = dict(env)
-        for _ in range(2):
-            self.block(body)
-            self._join_into(env, before)
+        outcomes = []
+        starts: dict[str, int] = {}
+        for body in bodies:
+            env.push()
+            if callable(body):
+                body()
+            else:
+                self.block(body)
+            replaced, written = env.pop()
+            starts.update(replaced)
+            outcomes.append(written)
+        self.work += len(starts) * len(outcomes)
+        for name, start in starts.items():
+            joined = _UNBOUND
+            for written in outcomes:
+                joined = _join(joined, written.get(name, start))
+            env.set(name, joined)
+
+    def loop(self, node: ast.stmt, one_pass: Callable[[], None], orelse: list[ast.stmt]) -> None:
+        """Run `one_pass` until the environment at the loop head stops growing.
+
+        The head starts from the fixpoint this loop reached on its last visit (labels only
+        grow from one visit to the next), and when everything the loop reads is as it was
+        then, the loop is not re-run at all: a loop nested d deep costs O(d), not 2^d.
+        """
+        env = self.ctx.scope.env
+        key = id(node)
+        memo = self._heads.get(key)
+        if memo is not None:
+            head, reads, snapshot = memo
+            same = reads is not None
+            for name, labels in head.items():
+                old = env.lookup(name)
+                new = _join(old, labels)
+                if new != labels:
+                    same = False  # the entry brings what the last fixpoint lacked
+                if new != old:
+                    env.set(name, new)
+            if same and reads is not None and tuple(map(env.lookup, reads)) == snapshot:
+                self.block(orelse)
+                return
+        head = {}
+        self._looping += 1
+        try:
+            while True:
+                env.push()
+                one_pass()
+                replaced, written = env.pop()
+                grew = False
+                self.work += len(written)
+                for name, labels in written.items():
+                    old = replaced[name]
+                    new = _join(old, labels)
+                    if new != old:
+                        env.set(name, new)
+                        grew = True
+                    head[name] = new
+                if not grew:
+                    break
+        finally:
+            self._looping -= 1
+        # Only a loop inside another loop's pass can be visited again; what it writes is
+        # compared through its head, what it only reads through a snapshot.
+        reads = tuple(k for k in self._reads(node) if k not in head) if self._looping else None
+        self._heads[key] = (head, reads, tuple(map(env.lookup, reads or ())))
         self.block(orelse)
 
-    @staticmethod
-    def _join_into(target: Env, other: Env) -> None:
-        for name, labels in other.items():
-            target[name] = target.get(name, L.NOTHING) | labels
+    def _reads(self, node: ast.AST) -> tuple[str, ...]:
+        """Every environment key that the statements under `node` may read. A nested loop
+        has finished first and stored its own, so each node is walked once."""
+        keys: set[str] = set()
+        stack = [*ast.iter_child_nodes(node)]
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, ast.Name):
+                keys.add(sub.id)
+                continue
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+                keys.add(f"{sub.value.id}.{sub.attr}")
+            elif isinstance(sub, ast.For | ast.AsyncFor | ast.While):
+                known = self._heads.get(id(sub))
+                if known is not None and known[1] is not None:
+                    keys.update(known[0])  # what it writes, and
+                    keys.update(known[1])  # what it only reads
+                    stack.extend(sub.orelse)  # the memo covers the loop, not its else
+                    stack.append(sub.iter if not isinstance(sub, ast.While) else sub.test)
+                    continue
+            stack.extend(ast.iter_child_nodes(sub))
+        return tuple(keys)
 
     # -- binding ------------------------------------------------------------------------------
 
     def bind(self, target: ast.expr, labels: int, value: ast.expr | None) -> None:
         env = self.ctx.scope.env
         if isinstance(target, ast.Name):
-            env[target.id] = labels or L.OTHER
+            env.set(target.id, labels or L.OTHER)
         elif isinstance(target, ast.Tuple | ast.List):
             if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts):
                 for sub, part in zip(target.elts, value.elts, strict=True):
                     self.bind(sub, self.ctx.labels(part), part)
+                return
+            parts = None
+            if not any(isinstance(e, ast.Starred) for e in target.elts):
+                parts = L.tuple_parts(labels, len(target.elts))
+            if parts is not None:
+                for sub, labels_at in zip(target.elts, parts, strict=True):
+                    self.bind(sub, labels_at, None)
             else:
                 for sub in target.elts:
                     self.bind(sub, L.element_of(labels), None)
@@ -306,7 +548,17 @@ class Flow:
             self.expr(target.value)
             key = _attribute_key(target)
             if key is not None:
-                env[key] = labels or L.OTHER
+                env.set(key, labels or L.OTHER)
+            cls = self.ctx.scope.cls
+            if (
+                cls is not None
+                and labels & L.TAINT
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            ):
+                # seen by every method of the class (the class body is re-run if it grows)
+                known = cls.assigned.get(target.attr, L.NOTHING)
+                cls.assigned[target.attr] = known | (labels & L.BASE)
         elif isinstance(target, ast.Subscript):
             self.expr(target.value)
             self.expr(target.slice)
@@ -315,23 +567,70 @@ class Flow:
                 kept = labels & L.ARTIFACT
                 if labels & (L.RESULT | L.RESULTS | L.MAPPING):
                     kept |= L.MAPPING
-                env[name] = env.get(name, L.OTHER) | kept
+                env.set(name, env.get(name, L.OTHER) | kept)
 
     def bind_iteration(self, target: ast.expr, labels: int, iterable: ast.expr) -> None:
-        """Bind a loop target; `for k, v in mapping.items()` gives results only to `v`."""
-        if (
-            isinstance(target, ast.Tuple)
-            and len(target.elts) == 2
-            and isinstance(iterable, ast.Call)
-            and isinstance(iterable.func, ast.Attribute)
-            and iterable.func.attr == "items"
+        """Bind a loop target; each name of a tuple target gets its own position's labels
+        when the elements' shape is known (`enumerate`, `zip`, `.items()`, a list of
+        tuples), so `for k, v in mapping.items()` gives results only to `v`."""
+        if isinstance(target, ast.Tuple | ast.List) and not any(
+            isinstance(e, ast.Starred) for e in target.elts
         ):
-            owner = self.ctx.labels(iterable.func.value)
-            self.bind(target.elts[0], L.OTHER | (owner & L.ARTIFACT), None)
-            value = L.RESULT if owner & L.MAPPING else L.NOTHING
-            self.bind(target.elts[1], value | (owner & L.ARTIFACT) or L.OTHER, None)
-            return
+            parts = L.element_parts(labels, len(target.elts))
+            if parts is not None:
+                for sub, labels_at in zip(target.elts, parts, strict=True):
+                    self.bind(sub, labels_at, None)
+                return
         self.bind(target, L.element_of(labels), None)
+
+    def bind_pattern(self, pattern: ast.pattern, subject: int) -> None:
+        """The names a `case` pattern captures, labelled from the subject's labels."""
+        env = self.ctx.scope.env
+        match pattern:
+            case ast.MatchAs(pattern=inner, name=name):
+                if inner is not None:
+                    self.bind_pattern(inner, subject)
+                if name is not None:
+                    env.set(name, subject or L.OTHER)
+            case ast.MatchOr(patterns=patterns):
+                for inner in patterns:
+                    self.bind_pattern(inner, subject)
+            case ast.MatchSequence(patterns=patterns):
+                parts = L.tuple_parts(subject, len(patterns))
+                for index, inner in enumerate(patterns):
+                    if isinstance(inner, ast.MatchStar):
+                        if inner.name is not None:
+                            env.set(inner.name, subject & L.BASE or L.OTHER)
+                        parts = None  # positions after a star are not known
+                    else:
+                        labels = parts[index] if parts else L.element_of(subject)
+                        self.bind_pattern(inner, labels)
+            case ast.MatchMapping(keys=keys, patterns=patterns, rest=rest):
+                for key in keys:
+                    self.expr(key)
+                value = L.RESULT if subject & L.MAPPING else L.element_of(subject)
+                for inner in patterns:
+                    self.bind_pattern(inner, value)
+                if rest is not None:
+                    env.set(rest, subject & L.BASE or L.OTHER)
+            case ast.MatchClass(cls=cls, patterns=patterns, kwd_attrs=attrs, kwd_patterns=kwds):
+                self.expr(cls)
+                result = self.facts.is_result_class(self.ctx.qualify(cls))
+                for inner in patterns:
+                    self.bind_pattern(inner, L.OTHER)
+                for attr, inner in zip(attrs, kwds, strict=True):
+                    labels = L.OTHER
+                    if result and attr == "content":
+                        labels = L.CONTENT | L.STR
+                    elif result and attr == "artifacts":
+                        labels = L.ARTIFACT
+                    self.bind_pattern(inner, labels)
+            case ast.MatchStar(name=name) if name is not None:
+                env.set(name, subject & L.BASE or L.OTHER)
+            case ast.MatchValue(value=value):
+                self.expr(value)
+            case _:
+                pass
 
     # -- expressions --------------------------------------------------------------------------
 
@@ -371,9 +670,9 @@ class Flow:
                     out |= L.STR
                 return out
             case ast.BoolOp(values=values):
-                out = L.NOTHING
-                for value in values:
-                    out |= self.expr(value)
+                out = self.expr(values[0])
+                for value in values[1:]:
+                    out = L.join(out, self.expr(value))
                 return out
             case ast.UnaryOp(operand=operand):
                 self.expr(operand)
@@ -384,7 +683,7 @@ class Flow:
                 return L.OTHER
             case ast.IfExp(test=test, body=body, orelse=orelse):
                 self.expr(test)
-                return self.expr(body) | self.expr(orelse)
+                return L.join(self.expr(body), self.expr(orelse))
             case ast.NamedExpr(target=target, value=value):
                 labels = self.expr(value)
                 self.bind(target, labels, value)
@@ -393,7 +692,12 @@ class Flow:
                 out = L.NOTHING
                 for element in elts:
                     out |= self.expr(element)
-                return _container(out, L.RESULTS)
+                out = _container(out, L.RESULTS) | self._element_shape(elts)
+                if isinstance(node, ast.Tuple) and not any(
+                    isinstance(e, ast.Starred) for e in elts
+                ):
+                    out |= L.a_tuple([self.ctx.labels(e) for e in elts])
+                return out
             case ast.Dict(keys=keys, values=values):
                 out = L.NOTHING
                 for key in keys:
@@ -407,8 +711,24 @@ class Flow:
             case ast.Subscript(value=value, slice=index):
                 owner = self.expr(value)
                 self.expr(index)
+                if owner & L.CONTENT and not owner & L.WHOLE:
+                    # `result.content[:n]`: cut at the call site, not bounded at the seam
+                    return L.STR | L.derived(owner)
                 if isinstance(index, ast.Slice):
-                    return owner & (L.RESULTS | L.ARTIFACT) or L.OTHER
+                    return owner & (L.RESULTS | L.ARTIFACT) | L.shape_of(owner) or L.OTHER
+                if (
+                    owner & L.TUPLE
+                    and isinstance(index, ast.Constant)
+                    and type(index.value) is int
+                    and 0 <= index.value < L.POSITIONS
+                ):
+                    parts = L.tuple_parts(owner, index.value + 1)
+                    if parts is not None:
+                        return parts[-1]
+                if isinstance(index, ast.Constant) and isinstance(index.value, str):
+                    for cls in self._owner_classes(None, owner):  # a TypedDict's key
+                        if index.value in cls.attributes:
+                            return cls.attributes[index.value]
                 out = L.element_of(owner)
                 if owner & L.MAPPING:
                     out = (out & ~L.OTHER) | L.RESULT
@@ -423,15 +743,19 @@ class Flow:
                 | ast.SetComp(elt=elt, generators=gens)
                 | ast.GeneratorExp(elt=elt, generators=gens)
             ):
-                return self.comprehension(gens, [elt], L.RESULTS)
+                out = self.comprehension(gens, [elt], L.RESULTS)
+                return out | self._element_shape([elt])
             case ast.DictComp(key=key, value=value, generators=gens):
                 return self.comprehension(gens, [key, value], L.MAPPING, values_from=1)
             case ast.Lambda():
                 self.function(node)
                 return L.OTHER
-            case ast.Yield(value=value) | ast.YieldFrom(value=value):
-                if value is not None:
-                    self.expr(value)
+            case ast.Yield(value=value):
+                labels = self.expr(value) if value is not None else L.OTHER
+                self._yields = _join(self._yields, labels)
+                return L.OTHER
+            case ast.YieldFrom(value=value):
+                self._yields = _join(self._yields, L.element_of(self.expr(value)))
                 return L.OTHER
             case _:
                 for child in ast.iter_child_nodes(node):
@@ -447,7 +771,7 @@ class Flow:
         values_from: int = 0,
     ) -> int:
         env = self.ctx.scope.env
-        saved = dict(env)
+        env.push()  # the comprehension's own names
         for generator in generators:
             labels = self.expr(generator.iter)
             self.bind_iteration(generator.target, labels, generator.iter)
@@ -458,8 +782,7 @@ class Flow:
             labels = self.expr(part)
             if index >= values_from:
                 out |= labels
-        env.clear()
-        env.update(saved)
+        env.pop()
         return _container(out, kind)
 
     def attribute(self, node: ast.Attribute) -> int:
@@ -467,22 +790,23 @@ class Flow:
         key = _attribute_key(node)
         if key is not None and key in env:
             self.expr(node.value)
-            return env[key]
-        owner = self.expr(node.value)
-        if node.attr == "content" and not owner & L.ARTIFACT:
+            return env.get(key)
+        return self._member(self.expr(node.value), node.attr, node.value)
+
+    def _member(self, owner: int, attr: str, value: ast.expr | None) -> int:
+        """Labels of `<value>.attr`, also of `getattr(<value>, "attr")`."""
+        if attr == "content" and not owner & L.ARTIFACT:
             return L.CONTENT | L.STR
-        if node.attr == "is_error":
+        if attr == "is_error":
             return L.OTHER
-        if owner & L.RESULT and node.attr in ("artifacts", "__dict__"):
+        if owner & L.RESULT and attr in ("artifacts", "__dict__"):
             return L.ARTIFACT
         if owner & L.ARTIFACT:
             return L.ARTIFACT
-        scope = self.ctx.scope
-        if isinstance(node.value, ast.Name) and node.value.id == "self" and scope.cls is not None:
-            declared = scope.cls.attributes.get(node.attr)
-            if declared:
-                return declared
-        return L.OTHER
+        out = L.NOTHING
+        for cls in self._owner_classes(value, owner):
+            out |= cls.attributes.get(attr, L.NOTHING) | cls.assigned.get(attr, L.NOTHING)
+        return out or L.OTHER
 
     def call(self, node: ast.Call) -> int:
         func = node.func
@@ -501,6 +825,20 @@ class Flow:
                 first = labels
         for keyword in node.keywords:
             arguments |= self.expr(keyword.value)
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.attr in _ADDERS
+            and node.args
+        ):
+            # `parts.append(result)`: the list now holds what was added
+            last = self.ctx.labels(node.args[-1])
+            one = func.attr != "extend"
+            added = _container(last, L.RESULTS) if one else last
+            kept = added & (L.WHOLE | L.ARTIFACT | L.TOOLS)
+            if kept:
+                env = self.ctx.scope.env
+                env.set(func.value.id, env.get(func.value.id) | kept)
         return self._call_result(node, func, receiver, first, arguments)
 
     def _call_result(
@@ -521,8 +859,19 @@ class Flow:
                 return (
                     (first & (L.RESULTS | L.ARTIFACT))
                     | _container(L.element_of(first), L.RESULTS)
+                    | L.shape_of(first)
                     | L.OTHER
                 )
+            if dotted == "builtins.enumerate" and node.args:
+                element = L.element_of(first)
+                return _container(element, L.RESULTS) | L.of_tuples([L.OTHER, element])
+            if dotted == "builtins.zip" and node.args and not node.keywords:
+                if not any(isinstance(a, ast.Starred) for a in node.args):
+                    elements = [L.element_of(self.ctx.labels(a)) for a in node.args]
+                    inner = L.NOTHING
+                    for element in elements:
+                        inner |= element
+                    return _container(inner, L.RESULTS) | L.of_tuples(elements)
             if dotted in _AWAITERS:
                 return first or L.OTHER
             if dotted in _PICKERS:
@@ -531,26 +880,52 @@ class Flow:
                 return L.STR | L.derived(arguments)
             if dotted == "logging.getLogger":
                 return L.LOGGER
+            if (
+                dotted == "builtins.getattr"
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+                and isinstance(node.args[1].value, str)
+            ):
+                return self._member(first, node.args[1].value, None)
             if dotted == "builtins.dict":
                 return (first | arguments) & (L.MAPPING | L.ARTIFACT) or L.OTHER
+            summary = None
+            if isinstance(func, ast.Name) and func.id in self._defs:
+                summary = self._call_summary(node, func.id)
             if isinstance(func, ast.Name) and func.id in facts.functions:
                 return _declared(facts.functions[func.id], receiver | arguments)
+            if summary is not None:
+                return summary.returns
             cls = facts.local_class(func)
             if cls is not None:
-                return L.TOOL if cls.is_tool else L.OTHER
+                return (L.TOOL if cls.is_tool else L.OTHER) | L.instance(cls.index)
             if facts.is_tool_class(dotted):
                 return L.TOOL
         if isinstance(func, ast.Attribute):
             method = func.attr
+            scope = self.ctx.scope
+            if (
+                isinstance(func.value, ast.Name)
+                and func.value.id == "self"
+                and scope.cls is not None
+                and arguments & L.TAINT
+            ):
+                summary = self._method_summary(node, scope.cls, method)
+                if summary is not None and method not in scope.cls.returns:
+                    return summary.returns
             if receiver & L.TOOL and method in facts.tool_methods:
                 return L.RESULT
-            owner = self._owner_class(func.value)
-            if owner is not None and method in owner.returns:
-                return _declared(owner.returns[method], receiver | arguments)
+            for owner in self._owner_classes(func.value, receiver):
+                if method in owner.returns:
+                    return _declared(owner.returns[method], receiver | arguments)
             if receiver & L.MAPPING and method in _MAPPING_PICKERS:
                 return L.RESULT | (receiver & L.ARTIFACT)
             if receiver & L.MAPPING and method in _MAPPING_VIEWS:
                 return L.RESULTS | (receiver & L.ARTIFACT)
+            if method == "items" and not node.args:
+                artifacts = receiver & L.ARTIFACT
+                value = (L.RESULT if receiver & L.MAPPING else L.NOTHING) | artifacts or L.OTHER
+                return L.derived(receiver | arguments) | L.of_tuples([L.OTHER | artifacts, value])
             if receiver & L.RESULTS and method in _SEQUENCE_PICKERS:
                 return L.RESULT | (receiver & L.ARTIFACT)
             if receiver & L.RESULT and method in ("to_flowdrop", "audit_record"):
@@ -559,13 +934,162 @@ class Flow:
                 return L.STR | L.derived(receiver | arguments)
         return L.derived(receiver | arguments)
 
-    def _owner_class(self, value: ast.expr) -> ClassInfo | None:
+    # -- function summaries ---------------------------------------------------------------
+
+    def _method_summary(self, node: ast.Call, cls: ClassInfo, method: str) -> Summary | None:
+        """`self.helper(result)` in a method: the summary of the class's own method, when
+        the call passes a result or a value from one."""
+        definition = next(
+            (
+                s
+                for s in cls.node.body
+                if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == method
+            ),
+            None,
+        )
+        if definition is None or any(
+            isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+            for d in definition.decorator_list
+        ):
+            return None
+        key = f"{cls.qualname}.{method}"
+        if key not in self._defs:
+            self._defs[key] = definition
+            self._owners[key] = cls
+        return self._call_summary(node, key, bound=True)
+
+    def _call_summary(self, node: ast.Call, name: str, bound: bool = False) -> Summary | None:
+        """The summary of a function of the module for this call's arguments; the findings
+        that the arguments cause inside it are reported at the call."""
+        definition = self._defs[name]
+        given = self._arguments(definition, node, bound)
+        if given is None:
+            return None
+        if not any(labels & (L.TAINT | L.TOOL | L.TOOLS) for labels in given.values()):
+            if bound:
+                return None  # a method's declared return is a module fact already
+            if name in self._returned:
+                return Summary(self._returned[name], [])
+            if not self._may_return_result(definition):
+                return None
+            given = {}
+        summary = self._summary(name, given)
+        if summary is None or not given:
+            return summary
+        baseline = self._summary(name, {})
+        known = {(f.line, f.column, f.code) for f in baseline.findings} if baseline else set()
+        for finding in summary.findings:
+            if (finding.line, finding.column, finding.code) not in known:
+                shown = name.rpartition(".")[2]
+                self.ctx.report(
+                    finding.code,
+                    node,
+                    f"{shown}() is given {self._given(node)}, and at line {finding.line}: "
+                    f"{finding.message}",
+                )
+        return summary
+
+    def _summary(self, name: str, given: dict[str, int]) -> Summary | None:
+        key = (name, tuple(sorted(given.items())))
+        if key in self._summaries:
+            return self._summaries[key]  # None: a recursive call, assumed to add nothing
+        if self._nesting >= _SUMMARY_DEPTH:
+            return None  # a call chain this deep is followed no further
+        self._summaries[key] = None
+        ctx = self.ctx
+        saved = ctx.findings, ctx.scope, self._heads, self._looping
+        owner = self._owners.get(name)
+        outer = self._module
+        if owner is not None:  # a method: interpreted in its class's scope
+            outer = Scope(owner.node, owner.qualname.lstrip("."), owner, Env(self._module.env))
+        ctx.findings, ctx.scope, self._heads, self._looping = {}, outer, {}, 0
+        self._nesting += 1
+        try:
+            returns = self.function(self._defs[name], given)
+            found = list(ctx.findings.values())
+        finally:
+            self._nesting -= 1
+            ctx.findings, ctx.scope, self._heads, self._looping = saved
+        self.work += 1
+        summary = self._summaries[key] = Summary(returns, found)
+        return summary
+
+    def _arguments(
+        self, definition: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call, bound: bool
+    ) -> dict[str, int] | None:
+        """Parameter → labels of the argument this call passes, or None when unclear."""
+        args = definition.args
+        positional = [*args.posonlyargs, *args.args][1 if bound else 0 :]
+        if any(isinstance(a, ast.Starred) for a in node.args) or len(node.args) > len(positional):
+            return None
+        labels = self.ctx.labels
+        pairs = zip(positional[: len(node.args)], node.args, strict=True)
+        given = {param.arg: labels(arg) for param, arg in pairs}
+        names = {a.arg for a in [*args.args, *args.kwonlyargs]}
+        for keyword in node.keywords:
+            if keyword.arg is None or keyword.arg not in names:
+                return None
+            given[keyword.arg] = labels(keyword.value)
+        return given
+
+    def _given(self, node: ast.Call) -> str:
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            if self.ctx.labels(arg) & L.TAINT:
+                return self.ctx.describe(arg)
+        return "its arguments"
+
+    def _may_return_result(self, definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether a summary can say more than "returns something else": the function is
+        not one the per-definition pre-filter skips, or (without it) names a marker."""
+        from toolwire.analysis import relevant
+
+        if self._skip is not None:
+            return id(definition) not in self._skip
+        found = self._relevant.get(definition.name)
+        if found is None:
+            start, end = definition.lineno, definition.end_lineno or definition.lineno
+            text = "\n".join(self.ctx.lines[start - 1 : end])
+            found = self._relevant[definition.name] = relevant(text, self.facts.config)
+        return found
+
+    def _element_shape(self, elements: list[ast.expr]) -> int:
+        """The element shape when every element is a tuple display of one arity."""
+        if not elements:
+            return L.NOTHING
+        arity = -1
+        for element in elements:
+            if not isinstance(element, ast.Tuple) or any(
+                isinstance(e, ast.Starred) for e in element.elts
+            ):
+                return L.NOTHING
+            if arity not in (-1, len(element.elts)):
+                return L.NOTHING
+            arity = len(element.elts)
+        parts = [L.NOTHING] * arity
+        for element in elements:
+            assert isinstance(element, ast.Tuple)
+            for index, part in enumerate(element.elts):
+                parts[index] |= self.ctx.labels(part) & L.BASE
+        return L.of_tuples(parts)
+
+    def _owner_classes(self, value: ast.expr | None, labels: int) -> list[ClassInfo]:
+        """The classes of the module that `value` (labelled `labels`) is, or is an instance
+        of: `self` in a method, a class named directly, an instance through its bit."""
         scope = self.ctx.scope
         if isinstance(value, ast.Name):
             if value.id == "self" and scope.cls is not None:
-                return scope.cls
-            return self.facts.local_class(value)
-        return None
+                return [scope.cls]
+            named = self.facts.local_class(value)
+            if named is not None and value.id not in scope.env:
+                return [named]
+        classes = self.facts.by_index
+        return [classes[i] for i in L.instances(labels) if i < len(classes)]
+
+
+@dataclass
+class Summary:
+    returns: int  # labels of what the call returns
+    findings: list[Finding]  # what its body reports, given these arguments
 
 
 def _declared(returns: int, inputs: int) -> int:

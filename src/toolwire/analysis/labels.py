@@ -35,7 +35,10 @@ def element_of(labels: int) -> int:
         out |= RESULT
     if labels & TOOLS:
         out |= TOOL
-    return out or OTHER
+    out = out or OTHER
+    if labels & ELEMENTS:  # the element is a tuple of that shape
+        out |= TUPLE | (labels & _EACH_FIELDS) >> (_EACH - _OWN)
+    return out
 
 
 def derived(labels: int) -> int:
@@ -44,3 +47,94 @@ def derived(labels: int) -> int:
     if labels & (WHOLE | CONTENT | DERIVED):
         out |= DERIVED
     return out | OTHER
+
+
+# Above the flags, the shape of tuples: what each position of a tuple holds (`TUPLE`, for
+# `(call.id, result)`), or of each element of a container when the elements are tuples of
+# a known shape (`ELEMENTS`, for `[(c.id, tool.execute(c)) ...]`, `enumerate(...)`,
+# `zip(...)`, `.items()`). Position fields are valid only when their flag is set, and
+# `join` drops them when only one side has them, so a path without a shape is never lost.
+BASE = (1 << 12) - 1
+TUPLE = 1 << 12
+ELEMENTS = 1 << 13
+POSITIONS = 4
+_WIDTH = 12
+_OWN = 16
+_EACH = _OWN + POSITIONS * _WIDTH
+_FIELDS = (1 << (POSITIONS * _WIDTH)) - 1
+_OWN_FIELDS = _FIELDS << _OWN
+_EACH_FIELDS = _FIELDS << _EACH
+
+
+def join(a: int, b: int) -> int:
+    """Labels of a value computed one way or the other."""
+    out = a | b
+    differ = a ^ b
+    if differ & TUPLE:
+        out &= ~(TUPLE | _OWN_FIELDS)
+    if differ & ELEMENTS:
+        out &= ~(ELEMENTS | _EACH_FIELDS)
+    return out
+
+
+def _fields(parts: list[int]) -> int:
+    out = 0
+    for index, part in enumerate(parts):
+        out |= (part & BASE) << (_WIDTH * index)
+    return out
+
+
+def _parts(fields: int, arity: int) -> list[int]:
+    return [(fields >> (_WIDTH * index)) & BASE or OTHER for index in range(arity)]
+
+
+def a_tuple(parts: list[int]) -> int:
+    """Position fields of a tuple of `parts` (nothing beyond POSITIONS)."""
+    return TUPLE | _fields(parts) << _OWN if 0 < len(parts) <= POSITIONS else NOTHING
+
+
+def of_tuples(parts: list[int]) -> int:
+    """Position fields of a container whose elements are tuples of `parts`."""
+    return ELEMENTS | _fields(parts) << _EACH if 0 < len(parts) <= POSITIONS else NOTHING
+
+
+def shape_of(labels: int) -> int:
+    """The element shape of a container, to carry over to a copy of it."""
+    return labels & (ELEMENTS | _EACH_FIELDS) if labels & ELEMENTS else NOTHING
+
+
+def tuple_parts(labels: int, arity: int) -> list[int] | None:
+    """Labels of each position of a tuple unpacked into `arity` names, when known."""
+    if not labels & TUPLE or not 0 < arity <= POSITIONS:
+        return None
+    return _parts(labels >> _OWN, arity)
+
+
+def element_parts(labels: int, arity: int) -> list[int] | None:
+    """Labels of each position of a container's elements unpacked into `arity` names."""
+    if not labels & ELEMENTS or not 0 < arity <= POSITIONS:
+        return None
+    return _parts(labels >> _EACH, arity)
+
+
+# Above the shapes, one bit per class of the module: an instance of it, so that its
+# annotated fields (dataclass, NamedTuple, TypedDict, class attributes) and the attributes
+# its methods assign are known when read through any name bound to the instance.
+_INSTANCE = _EACH + POSITIONS * _WIDTH
+
+
+def instance(index: int) -> int:
+    return 1 << (_INSTANCE + index)
+
+
+def instances(labels: int) -> list[int]:
+    """Indices of the classes whose instance `labels` may be."""
+    bits = labels >> _INSTANCE
+    out = []
+    index = 0
+    while bits:
+        if bits & 1:
+            out.append(index)
+        bits >>= 1
+        index += 1
+    return out

@@ -148,6 +148,8 @@ class ToolwirePlugin(Plugin):
         self._functions: dict[str, _Hook] = {}
         self._methods: dict[str, _Hook] = {}
         self._sinks: dict[str, list[tuple[str, CallSink]]] = {}
+        self._sink_methods: frozenset[str] = frozenset()
+        self._inherited: dict[str, _Hook | None] = {}
         self._result_bases: set[str] = set()
         self._tw101 = bool(self.config.tool_methods) and self._enabled("TW101")
         self._dunders: dict[str, Callable[[MethodContext], Type]] = (
@@ -187,6 +189,7 @@ class ToolwirePlugin(Plugin):
         for target in self._sinks:
             self._add_sink(target)
         self._pending_sinks = set(self._sinks)
+        self._sink_methods = frozenset(t.rpartition(".")[2] for t in self._sinks)
         for result in self.config.result_classes:
             self._add_result(result)
         self._changed()
@@ -281,6 +284,28 @@ class ToolwirePlugin(Plugin):
         hook = self._lookup(self._methods, fullname)
         if hook is None and fullname.endswith(_STRING_DUNDERS):
             return self._dunders.get(fullname[fullname.rindex(".") :])
+        if hook is None and fullname.rpartition(".")[2] in self._sink_methods:
+            return self._inherited_sink(fullname)
+        return hook
+
+    def _inherited_sink(self, fullname: str) -> _Hook | None:
+        """A sink method called on a subclass (inherited or overridden), on the class or an
+        instance: mypy names the method by the receiver's class, so look up its MRO."""
+        if fullname in self._inherited:
+            return self._inherited[fullname]
+        owner, _, method = fullname.rpartition(".")
+        if self._modules is None:
+            return None
+        symbol = self.lookup_fully_qualified(owner)
+        info = symbol.node if symbol is not None else None
+        if not isinstance(info, TypeInfo):
+            return None  # not analysed yet: ask again next time
+        hook = None
+        for base in info.mro[1:]:
+            hook = self._lookup(self._methods, f"{base.fullname}.{method}")
+            if hook is not None:
+                break
+        self._inherited[fullname] = hook
         return hook
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
