@@ -73,6 +73,7 @@ class Config:
     html_sinks: tuple[CallSink, ...] = ()
     seam: str = ""
     presets: tuple[str, ...] = ()
+    error_markers: tuple[str, ...] = ("Error", "ERROR", "error:", "Failed")
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     source: Path | None = field(default=None, compare=False)
@@ -223,6 +224,7 @@ _KEYS = {
     "tool-bases",
     "wire-sinks",
     "presets",
+    "error-markers",
     "state-sinks",
     "html-sinks",
     "seam",
@@ -287,7 +289,14 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
     )
     if not result_classes:
         raise ConfigError(path, "result-class", "at least one result class is needed")
-    tool_methods = _str_list(path, "tool-methods", get("tool-methods", ["execute"]))
+    # A framework preset names its own tool methods; `execute` is the default without one.
+    framework = any(
+        {"class-tools", "function-tools"} & presets().get(n, {}).keys()
+        for n in _str_list(path, "presets", get("presets", []))
+    )
+    tool_methods = _str_list(
+        path, "tool-methods", get("tool-methods", [] if framework else ["execute"])
+    )
     for method in tool_methods:
         if not method.isidentifier():
             raise ConfigError(path, "tool-methods", f"{method!r} is not a method name")
@@ -314,6 +323,7 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
         raise ConfigError(path, "seam", f"expected a string, got {seam!r}")
     if seam:
         _dotted(path, "seam", seam)
+    markers = _str_list(path, "error-markers", get("error-markers", list(Config.error_markers)))
     select = _codes(path, "select", get("select", []))
     ignore = _codes(path, "ignore", get("ignore", []))
     return Config(
@@ -326,6 +336,7 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
         html_sinks=html,
         seam=seam,
         presets=preset_names,
+        error_markers=markers,
         select=select,
         ignore=ignore,
         source=path,
