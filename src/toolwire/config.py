@@ -62,6 +62,10 @@ class MessageSink:
     spec: str = ""
 
 
+# A returned string that starts with one of these is an error (a heuristic of migrate).
+DEFAULT_ERROR_MARKERS = ("Error", "ERROR", "error:", "Failed")
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     result_classes: tuple[str, ...] = ("toolwire.ToolResult",)
@@ -73,7 +77,7 @@ class Config:
     html_sinks: tuple[CallSink, ...] = ()
     seam: str = ""
     presets: tuple[str, ...] = ()
-    error_markers: tuple[str, ...] = ("Error", "ERROR", "error:", "Failed")
+    error_markers: tuple[str, ...] = DEFAULT_ERROR_MARKERS
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     source: Path | None = field(default=None, compare=False)
@@ -323,7 +327,7 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
         raise ConfigError(path, "seam", f"expected a string, got {seam!r}")
     if seam:
         _dotted(path, "seam", seam)
-    markers = _str_list(path, "error-markers", get("error-markers", list(Config.error_markers)))
+    markers = _str_list(path, "error-markers", get("error-markers", list(DEFAULT_ERROR_MARKERS)))
     select = _codes(path, "select", get("select", []))
     ignore = _codes(path, "ignore", get("ignore", []))
     return Config(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -336,3 +337,111 @@ def def_lines(text: str, names: Iterable[str]) -> dict[str, list[int]]:
         last = match.start()
         found.setdefault(match[1], []).append(line)
     return found
+
+
+def adapter_reference(names: ModuleNames, target: str) -> ResultRef:
+    """How the module spells an adapter (`result_tool`, `ToolResultTool`), and its import.
+
+    An import the module already has is reused; a name the module uses for something else
+    gets the adapter as `result_<name>`.
+    """
+    module, _, name = target.rpartition(".")
+    for local, bindings in names.bindings.items():
+        if any(not b.is_module and b.target == target and not b.type_checking for b in bindings):
+            return ResultRef(local)
+    alias = f"toolwire_{name}" if name.startswith("result") else f"result_{name}"
+    for local in (name, alias):
+        if local not in names.other and local not in names.bindings:
+            return ResultRef(local, (module, name if local == name else f"{name} as {local}"))
+    return ResultRef(target, (module, None))
+
+
+# -- import placement, as isort and ruff's `I` rules sort (sections, then module names) ----
+
+_FUTURE, _STDLIB, _THIRD, _FIRST = range(4)
+
+
+def _import_of(statement: cst.BaseStatement) -> tuple[str, bool, bool] | None:
+    """(module, is `from`, is relative) of an import line, else None."""
+    if not _is_import_line(statement):
+        return None
+    assert isinstance(statement, cst.SimpleStatementLine)
+    small = statement.body[0]
+    if isinstance(small, cst.Import):
+        return _module_dotted(small.names[0].name), False, False
+    assert isinstance(small, cst.ImportFrom)
+    module = _module_dotted(small.module) if small.module is not None else ""
+    return module, True, bool(small.relative)
+
+
+def _section(module: str, relative: bool, own: str | None) -> int:
+    head = module.partition(".")[0]
+    if module == "__future__":
+        return _FUTURE
+    if relative or (own is not None and head == own):
+        return _FIRST
+    if head in sys.stdlib_module_names:
+        return _STDLIB
+    return _THIRD
+
+
+def _sort_key(module: str, is_from: bool) -> tuple[bool, str]:
+    return (is_from, module.lower())
+
+
+def insert_imports(
+    tree: cst.Module, adds: Sequence[tuple[str, str | None]], module: str | None
+) -> cst.Module:
+    """Add imports where isort would: the third-party section, sorted by module name.
+
+    Without a third-party section, one is opened after the standard library's; a module
+    with no leading imports gets them after its docstring.
+    """
+    own = module.partition(".")[0] if module else None
+    for add in sorted(adds, key=lambda a: _sort_key(a[0], a[1] is not None)):
+        tree = _insert_one(tree, add, own)
+    return tree
+
+
+def _insert_one(tree: cst.Module, add: tuple[str, str | None], own: str | None) -> cst.Module:
+    body = list(tree.body)
+    start = 1 if body and _is_docstring(body[0]) else 0
+    end = start
+    while end < len(body) and _is_import_line(body[end]):
+        end += 1
+    if end == start:
+        return insert_import(tree, add)
+    key = _sort_key(add[0], add[1] is not None)
+    new = import_statement(add)
+    sections = []
+    for index in range(start, end):
+        found = _import_of(body[index])
+        assert found is not None
+        sections.append((index, _section(found[0], found[2], own), _sort_key(found[0], found[1])))
+    third = [(i, k) for i, sec, k in sections if sec == _THIRD]
+    if third:
+        at = next((i for i, k in third if k > key), third[-1][0] + 1)
+        if at <= third[-1][0]:
+            # Inserted before a line of the section: it takes that line's leading blanks.
+            following = body[at]
+            new = new.with_changes(leading_lines=following.leading_lines)
+            body[at] = following.with_changes(leading_lines=[])
+        body.insert(at, new)
+        return tree.with_changes(body=body)
+    before = [i for i, sec, _ in sections if sec in (_FUTURE, _STDLIB)]
+    at = before[-1] + 1 if before else start
+    if at > start:
+        new = new.with_changes(leading_lines=[cst.EmptyLine()])
+    elif start == 1:
+        new = new.with_changes(leading_lines=[cst.EmptyLine()])
+    if at < len(body):
+        following = body[at]
+        if not any(line.comment is None for line in following.leading_lines):
+            blank = 2 if isinstance(following, cst.ClassDef | cst.FunctionDef) else 1
+            body[at] = following.with_changes(
+                leading_lines=[cst.EmptyLine()] * blank + list(following.leading_lines)
+            )
+        if at == start and start == 0:
+            pass
+    body.insert(at, new)
+    return tree.with_changes(body=body)

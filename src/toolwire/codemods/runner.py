@@ -47,6 +47,7 @@ class FileOutcome:
     skipped: list[MethodEvent] = field(default_factory=list)
     text: int = 0
     error: int = 0
+    marked: int = 0  # of `error`: by an error marker in the returned text
     known_tools: set[str] = field(default_factory=set)
     sinks: int = 0
     str_calls: int = 0
@@ -109,6 +110,7 @@ class Summary:
             "methods_migrated": len(self.items("migrated")),
             "returns_text": self.total("text"),
             "returns_error": self.total("error"),
+            "returns_error_by_marker": self.total("marked"),
             "sinks_moved": self.total("sinks"),
             "str_calls_moved": self.total("str_calls"),
             "migrated": [event(e) for e in self.items("migrated")],
@@ -130,6 +132,8 @@ class Summary:
         verb = {"write": "changed", "diff": "would change", "check": "would change"}[self.mode]
         lines = [f"{verb}: {o.path}" for o in self.changed]
         text, error = _n(self.total("text"), "return"), self.total("error")
+        by_marker = self.total("marked")
+        marked = f", {by_marker} of them by an error marker" if by_marker else ""
         sinks, calls = (
             _n(self.total("sinks"), "sink payload"),
             _n(self.total("str_calls"), "str() call"),
@@ -137,7 +141,8 @@ class Summary:
         lines.append(
             f"{_n(self.files_scanned, 'file')} scanned, {len(self.changed)} {verb}; "
             f"{_n(len(self.items('migrated')), 'method')} migrated "
-            f"({text} wrapped as text, {error} as error); {sinks} and {calls} moved to .content"
+            f"({text} wrapped as text, {error} as error{marked}); "
+            f"{sinks} and {calls} moved to .content"
         )
         skipped = self.items("skipped")
         if skipped:
@@ -184,10 +189,17 @@ class _Filters:
     @classmethod
     @functools.lru_cache(maxsize=64)
     def of(cls, config: Config, known_tools: frozenset[str] = frozenset()) -> _Filters:
-        methods = "|".join(re.escape(m) for m in config.tool_methods)
+        from toolwire.codemods._frameworks import shapes_for
+
+        shapes = shapes_for(config.presets)
+        all_methods = dict.fromkeys([*config.tool_methods, *shapes.methods])
+        methods = "|".join(re.escape(m) for m in all_methods)
         # No leading `\b`: a literal prefix lets `re` skip ahead fast; a false hit only costs
         # a parse, and the parse decides.
-        tools = re.compile(rf"def\s+(?:{methods})\b".encode()) if methods else None
+        parts = [rf"def\s+(?:{methods})\b"] if methods else []
+        if shapes.words:
+            parts.append(rf"\b(?:{'|'.join(re.escape(w) for w in shapes.words)})\b")
+        tools = re.compile("|".join(parts).encode()) if parts else None
         results = [c.rpartition(".")[2] for c in config.result_classes]
         sink_parts = [rf"{re.escape(s.target.rpartition('.')[2])}\s*\(" for s in config.wire_sinks]
         sink_parts += [rf"[\"']{re.escape(s.value)}[\"']" for s in config.message_sinks]
@@ -361,7 +373,7 @@ def _tool_returns(path: Path, config: Config, outcome: FileOutcome) -> None:
     new = migration.run(tree, name, text)
     report = migration.report
     outcome.migrated, outcome.skipped = report.migrated, report.skipped
-    outcome.text, outcome.error = report.text, report.error
+    outcome.text, outcome.error, outcome.marked = report.text, report.error, report.marked
     outcome.known_tools = report.known_tools
     if new is not tree:
         code: str = new.code
@@ -615,5 +627,6 @@ def migrate_paths(
         if two.kept:
             # The file was kept as it was: nothing it reports as migrated happened.
             one.migrated, one.text, one.error, one.sinks, one.str_calls = [], 0, 0, 0, 0
+            one.marked = 0
         summary.outcomes.append(one)
     return summary
