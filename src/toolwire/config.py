@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 import keyword
+import os
+import stat
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -12,6 +14,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
+
+from toolwire.findings import escape
 
 _T = TypeVar("_T")
 
@@ -23,14 +27,25 @@ DEFAULT_HTML_SINKS = (
 )
 
 
-class ConfigError(Exception):
-    """A bad `[tool.toolwire]` table; the message names the file and the key."""
+MAX_CONFIG_BYTES = 4 * 1024 * 1024  # a config file is small; more is not a config
 
-    def __init__(self, path: Path | None, key: str | None, problem: str) -> None:
-        where = str(path) if path else "<config>"
-        super().__init__(f"{where}: [{TABLE}] {key}: {problem}" if key else f"{where}: {problem}")
+
+class ConfigError(Exception):
+    """A bad config file; one line `path: key: problem` for every front-end.
+
+    `key` is a key of the `[tool.toolwire]` table, or with `in_table=False` a key of the
+    file itself (`tool`); `problem` says what is wrong with it.
+    """
+
+    def __init__(
+        self, path: Path | None, key: str | None, problem: str, *, in_table: bool = True
+    ) -> None:
+        where = escape(str(path)) if path else "<config>"
+        name = f"[{TABLE}] {key}" if key and in_table else key
+        super().__init__(f"{where}: {name}: {problem}" if name else f"{where}: {problem}")
         self.path = path
         self.key = key
+        self.problem = problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +157,7 @@ def parse_sink(
     target = _dotted(path, key, head)
     if not sep:
         return CallSink(target, spec=spec)
-    if param.isdigit():
+    if param.isascii() and param.isdigit():  # not '²': isdigit() takes it, int() does not
         return CallSink(target, index=int(param), spec=spec)
     if not param.isidentifier():
         raise ConfigError(path, key, f"{spec!r}: the parameter must be a position or a name")
@@ -244,26 +259,64 @@ def find_config(start: Path) -> Path | None:
         here = here.parent
     for directory in (here, *here.parents):
         candidate = directory / "pyproject.toml"
-        if candidate.is_file() and _has_table(candidate):
+        if _is_file(candidate) and _has_table(candidate):
             return candidate
     return None
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # EACCES on a directory we may not search: not ours to read
+        return False
 
 
 @cache
 def _has_table(path: Path) -> bool:
     try:
-        return "toolwire" in _read_toml(path).get("tool", {})
+        return "toolwire" in _tool_table(path, _read_toml(path))
     except ConfigError:
         return True  # let load_config report the broken file
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_config_text(path: Path) -> str:
+    """The text of a config file: a regular file of at most MAX_CONFIG_BYTES, in UTF-8.
+
+    Opened without blocking and checked before reading, so a FIFO or a device (`/dev/zero`)
+    is one ConfigError, not a hang or a read until memory runs out.
+    """
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise ConfigError(path, None, f"cannot read: {exc.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ConfigError(path, None, "not a regular file")
+            data = handle.read(MAX_CONFIG_BYTES + 1)
+        except OSError as exc:
+            raise ConfigError(path, None, f"cannot read: {exc.strerror}") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(path, None, f"larger than {MAX_CONFIG_BYTES // 1024 // 1024} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(path, None, f"not valid UTF-8 (byte {exc.start})") from None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(read_config_text(path))
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(path, None, f"not valid TOML: {exc}") from None
+
+
+def _tool_table(path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """`data["tool"]`, which TOML allows to be anything (`tool = 1`)."""
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(path, "tool", f"expected a table, got {tool!r}", in_table=False)
+    return tool
 
 
 def load_config(path: Path | None) -> Config:
@@ -271,13 +324,13 @@ def load_config(path: Path | None) -> Config:
     if path is None:
         return config_from_table({})
     data = _read_toml(path)
-    table = data.get("tool", {}).get("toolwire") if "tool" in data else data.get("toolwire")
+    table = _tool_table(path, data).get("toolwire") if "tool" in data else data.get("toolwire")
     if table is None and path.name != "pyproject.toml":
         table = data
     if table is None:
         raise ConfigError(path, None, f"no [{TABLE}] table")
     if not isinstance(table, dict):
-        raise ConfigError(path, None, f"[{TABLE}] must be a table")
+        raise ConfigError(path, TABLE, f"expected a table, got {table!r}", in_table=False)
     return config_from_table(table, path)
 
 

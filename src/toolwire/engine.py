@@ -6,6 +6,7 @@ Every front-end (flake8, `toolwire check`, the wire-content codemod) calls into 
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import gc
 import io
@@ -14,7 +15,7 @@ import re
 import sys
 import tokenize
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from toolwire.config import Config
@@ -22,6 +23,11 @@ from toolwire.findings import Finding, unreadable
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+\d*(?:[,\s]+[A-Z]+\d*)*))?", re.I)
 _ANALYSIS_DEPTH = 20_000
+TOO_DEEP_TO_ANALYSE = "cannot analyse: too deeply nested"
+_UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")  # before UTF-16: same first bytes
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+# Syntax of a later Python than the one running toolwire (PEP 695 is 3.12).
+_NEWER_SYNTAX = re.compile(r"^\s*(type\s+\w+\s*[\[=]|(async\s+)?(def|class)\s+\w+\s*\[)")
 _IGNORE = re.compile(r"#\s*toolwire:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I)
 
 
@@ -35,8 +41,9 @@ def batch_gc() -> None:
 
 def decode(source: bytes, path: str) -> tuple[str | None, Finding | None]:
     """Text of a module as Python reads it (coding cookie, BOM), or a TW000 finding."""
-    if source.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return None, unreadable(path, "cannot decode: a UTF-16 file; Python source is UTF-8")
+    for boms, name in ((_UTF32_BOMS, "UTF-32"), (_UTF16_BOMS, "UTF-16")):
+        if source.startswith(boms):
+            return None, unreadable(path, f"cannot decode: a {name} file; Python source is UTF-8")
     if b"\x00" in source:
         line = source[: source.index(b"\x00")].count(b"\n") + 1
         return None, unreadable(path, "cannot parse: source contains a NUL byte", line)
@@ -58,10 +65,25 @@ def parse(text: str, path: str) -> tuple[ast.Module | None, Finding | None]:
             return ast.parse(text, filename=path), None
     except SyntaxError as exc:
         line, col = exc.lineno or 1, exc.offset or 1
-        return None, unreadable(path, f"cannot parse: {exc.msg}", line, col)
-    except (RecursionError, MemoryError, ValueError) as exc:
-        kind = "too deeply nested" if isinstance(exc, RecursionError) else str(exc)
-        return None, unreadable(path, f"cannot parse: {kind}")
+        return None, unreadable(path, f"cannot parse: {exc.msg}{_newer(text, line)}", line, col)
+    except (RecursionError, MemoryError):
+        # The parser's own depth guard; its MemoryError has no message at all.
+        return None, unreadable(path, "cannot parse: too deeply nested")
+    except ValueError as exc:
+        return None, unreadable(path, f"cannot parse: {exc or type(exc).__name__}")
+
+
+def _newer(text: str, line: int) -> str:
+    """Why valid code of a later Python does not parse here."""
+    if sys.version_info >= (3, 12):
+        return ""
+    lines = text.splitlines()
+    if 0 < line <= len(lines) and _NEWER_SYNTAX.match(lines[line - 1]):
+        return (
+            " (type parameter syntax, PEP 695, needs Python 3.12; toolwire runs on "
+            f"{sys.version_info.major}.{sys.version_info.minor})"
+        )
+    return ""
 
 
 def check_source(
@@ -107,20 +129,31 @@ def check_tree(
     """Findings for a parsed module, before suppression comments (flake8 applies its own)."""
     from toolwire.analysis import analyse
 
-    limit = sys.getrecursionlimit()
-    # The flow recurses once per nesting level, as ast does; Python frames cost no C stack
-    # on 3.11+, so a deep but valid expression gets room instead of a TW000.
-    sys.setrecursionlimit(max(limit, _ANALYSIS_DEPTH))
     try:
-        findings = analyse(tree, lines, path, config, module=module, known_tools=known_tools)
+        with deep_walks():
+            findings = analyse(tree, lines, path, config, module=module, known_tools=known_tools)
     except RecursionError:
-        return [unreadable(path, "cannot analyse: too deeply nested")]
+        return [unreadable(path, TOO_DEEP_TO_ANALYSE)]
     except Exception as exc:  # a bug in a check must not stop the run or show a traceback
         line = getattr(exc, "lineno", 1)
         return [unreadable(path, f"internal error in toolwire: {type(exc).__name__}: {exc}", line)]
+    return sorted({f for f in findings if config.enabled(f.code)})
+
+
+@contextlib.contextmanager
+def deep_walks() -> Iterator[None]:
+    """Room for a recursive walk of a parsed tree (the flow, `ast.NodeVisitor`).
+
+    A walk recurses once per nesting level, as ast does; Python frames cost no C stack on
+    3.11+, so a deep but valid expression gets room instead of a TW000. What is deeper
+    still raises RecursionError: report it as TOO_DEEP_TO_ANALYSE.
+    """
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _ANALYSIS_DEPTH))
+    try:
+        yield
     finally:
         sys.setrecursionlimit(limit)
-    return sorted({f for f in findings if config.enabled(f.code)})
 
 
 def suppressed(finding: Finding, lines: Sequence[str]) -> bool:

@@ -4,6 +4,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escape(text: str) -> str:
+    """`text` safe for a terminal, a TOML comment or an annotation, and still faithful.
+
+    Every character that `str.isprintable` rejects (control, format and bidi characters,
+    line separators) becomes `\\n`, `\\xNN` or `\\uNNNN`; a byte of a file name that is not
+    UTF-8 (decoded by the OS as a surrogate escape) becomes `\\xNN`, its value.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape_char(ch) for ch in text)
+
+
+def _escape_char(ch: str) -> str:
+    code = ord(ch)
+    if ch in _NAMED:
+        return _NAMED[ch]
+    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's surrogateescape of a byte >= 0x80
+        return f"\\x{code - 0xDC00:02x}"
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Finding:
@@ -24,7 +49,8 @@ class Finding:
     fix: str | None = None
 
     def as_text(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
+        """The text-format line; the path and message escaped (see `escape`)."""
+        return f"{escape(self.path)}:{self.line}:{self.column}: {self.code} {escape(self.message)}"
 
 
 def unreadable(path: str, message: str, line: int = 1, column: int = 1) -> Finding:

@@ -24,7 +24,7 @@ import secrets
 import stat
 from pathlib import Path
 
-__all__ = ["ChangedOnDisk", "ParentGone", "guard_parent", "replace_file", "sweep"]
+__all__ = ["ChangedOnDisk", "ParentGone", "create_file", "guard_parent", "replace_file", "sweep"]
 
 _TEMP = re.compile(r"^\.(?P<name>.+)\.toolwire-(?P<pid>\d+)-[0-9a-f]{8}$")
 _parent: int | None = None
@@ -82,6 +82,39 @@ def replace_file(path: Path, data: bytes, *, expected: bytes | None) -> None:
             _write_in_place(fd, data)  # the owner or group cannot be kept on a new inode
     finally:
         os.close(fd)
+
+
+def create_file(path: Path, data: bytes) -> None:
+    """Create `path` holding `data`, atomically; `FileExistsError` if it appeared meanwhile.
+
+    The bytes are complete before the name exists (a hard link, which never clobbers), so
+    a kill leaves no file or the whole one, and at worst a temp file that `sweep()` removes.
+    """
+    directory = path.parent
+    umask = os.umask(0)
+    os.umask(umask)
+    temp: Path | None = None
+    fd = _open_unnamed(directory)
+    if fd is None:
+        temp = directory / f".{path.name}.toolwire-{os.getpid()}-{secrets.token_hex(4)}"
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    try:
+        os.fchmod(fd, 0o666 & ~umask)
+        view = memoryview(data)
+        written = 0
+        while written < len(data):
+            written += os.write(fd, view[written:])
+        os.fsync(fd)
+        _check_parent()
+        if temp is None:
+            _link_unnamed(fd, path)
+        else:
+            os.link(temp, path)
+    finally:
+        os.close(fd)
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
 
 
 def _read_all(fd: int) -> bytes:

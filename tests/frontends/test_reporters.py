@@ -154,10 +154,11 @@ def test_sarif_rejects_a_broken_log() -> None:
 def test_github_escaping() -> None:
     assert escape_data("100% done\r\nnext") == "100%25 done%0D%0Anext"
     assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
-    finding = Finding("we,ird:name.py", 2, 3, "TW202", "50% of\nit: a, b", 2, 9)
+    # Control characters are escaped as in the text format first (`\n` stays visible).
+    finding = Finding("we,ird:name\x1b.py", 2, 3, "TW202", "50% of\nit: a, b", 2, 9)
     assert annotation(finding) == (
-        "::error file=we%2Cird%3Aname.py,line=2,col=3,endLine=2,endColumn=9,title=TW202"
-        "::50%25 of%0Ait: a, b"
+        "::error file=we%2Cird%3Aname\\x1b.py,line=2,col=3,endLine=2,endColumn=9,title=TW202"
+        "::50%25 of\\nit: a, b"
     )
 
 

@@ -461,3 +461,12 @@ def test_24_fifo_is_named_a_fifo(tmp_path: Path) -> None:
         assert "pipe.py:1:1: TW000 cannot read: not a regular file (a FIFO)" in out.stderr + (
             out.stdout
         )
+
+
+def test_24_form_feed_indentation_is_named_and_left_alone(tmp_path: Path) -> None:
+    source = b'\x0cclass T:\n    def execute(self) -> str:\n\x0c        return "x"\n'
+    (tmp_path / "ff.py").write_bytes(source)
+    out = toolwire("migrate", "ff.py", cwd=tmp_path, timeout=60)
+    assert out.returncode == 2
+    assert "ff.py:1:1: TW000 cannot migrate: a form feed in the indentation" in out.stderr
+    assert (tmp_path / "ff.py").read_bytes() == source

@@ -305,9 +305,21 @@ def _parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[An
         with _deep_recursion():
             return cst.parse_module(text), None
     except cst.ParserSyntaxError as exc:
+        # CPython parsed it, so this is a LibCST limit, not the user's syntax error.
+        feed = _form_feed_line(text)
+        if feed is not None:
+            why = "a form feed in the indentation, which LibCST cannot parse"
+            return None, unreadable(path, f"cannot migrate: {why}; the file is left as it is", feed)
         return None, _syntax_error(path, exc)
     except (RecursionError, MemoryError) as exc:
         return None, unreadable(path, f"cannot parse: {type(exc).__name__}")
+
+
+def _form_feed_line(text: str) -> int | None:
+    for number, line in enumerate(text.split("\n"), 1):  # splitlines() cuts at \f
+        if "\f" in line[: len(line) - len(line.lstrip())]:
+            return number
+    return None
 
 
 def _context(path: str) -> Any:

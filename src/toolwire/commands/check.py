@@ -7,6 +7,7 @@ findings into 0: input errors still exit 2.
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import re
@@ -260,6 +261,11 @@ def run(
             files, [t.config for t in tasks] + ([stdin_task.config] if stdin_task else [])
         ),
     )
+    for stream in (sys.stdout, sys.stderr):
+        # Reporters escape what they write; this keeps a strict non-UTF-8 stream from
+        # dropping the whole report over one character it cannot encode.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     try:
         REPORTERS[output_format](report, sys.stdout, sys.stderr)
         sys.stdout.flush()

@@ -6,27 +6,39 @@ provider (`{"role": "tool", ...}` and friends) and the functions that build such
 message from a parameter (call-sink candidates). What it finds is printed and written
 into the table, so the first `toolwire check` starts from facts, not from a template.
 
-The file is never clobbered: the table is appended after the existing bytes, and an
-existing table is replaced (only that table) with `--force`, else the command exits 2.
+The file is never clobbered: tomlkit adds the table beside the other `[tool.*]` tables
+(comments, layout and line endings kept), and an existing table is replaced (only that
+table) with `--force`, else the command exits 2. Names found in the code reach the file
+only escaped, inside comments: a file name cannot write a key.
 """
 
 from __future__ import annotations
 
 import ast
 import os
-import re
-import tempfile
 import tomllib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import click
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+from tomlkit.items import Table, Whitespace
+from tomlkit.toml_document import TOMLDocument
 
-from toolwire.config import DEFAULT_HTML_SINKS, ConfigError, config_from_table, presets
-from toolwire.engine import decode, parse
+from toolwire.config import (
+    DEFAULT_HTML_SINKS,
+    ConfigError,
+    config_from_table,
+    presets,
+    read_config_text,
+)
+from toolwire.engine import TOO_DEEP_TO_ANALYSE, decode, deep_walks, parse
 from toolwire.files import discover
+from toolwire.findings import escape
+from toolwire.writes import ChangedOnDisk, create_file, replace_file
 
 LIKELY_TOOL_METHODS = ("execute", "run", "_run", "_arun", "invoke", "__call__")
 RESULT_NAMES = frozenset({"ToolResult"})
@@ -36,8 +48,6 @@ MESSAGE_SHAPES = (
     ("type", "tool_result", "content"),
     ("type", "function_call_output", "output"),
 )
-_HEADER = re.compile(r'^[ \t]*\[[ \t]*"?tool"?[ \t]*\.[ \t]*"?toolwire"?[ \t]*\][ \t]*(#.*)?$')
-_ANY_HEADER = re.compile(r"^[ \t]*\[\[?[^\[\]\n]+\]\]?[ \t]*(#.*)?$")
 
 
 class InitError(Exception):
@@ -79,6 +89,14 @@ class Scan:
     classes: dict[str, str] = field(default_factory=dict)  # class name -> dotted name
     unreadable: list[str] = field(default_factory=list)
 
+    def add(self, other: Scan) -> None:
+        """Another file's facts: kept only when its whole walk succeeded."""
+        self.tools += other.tools
+        self.literals += other.literals
+        self.call_sinks += other.call_sinks
+        for name, dotted in other.classes.items():
+            self.classes.setdefault(name, dotted)
+
 
 # -- scanning ------------------------------------------------------------------------------
 
@@ -117,7 +135,14 @@ def scan(root: Path) -> Scan:
             if problem is not None:
                 found.unreadable.append(f"{display}:{problem.line}: {problem.message}")
             continue
-        _Visitor(found, display, module_of(path, root)).visit(tree)
+        visitor = _Visitor(Scan(), display, module_of(path, root))
+        try:
+            with deep_walks():
+                visitor.visit(tree)
+        except RecursionError:
+            found.unreadable.append(f"{display}:1: {TOO_DEEP_TO_ANALYSE}")
+            continue
+        found.add(visitor.found)
     return found
 
 
@@ -237,14 +262,6 @@ class _Visitor(ast.NodeVisitor):
 # -- the table -----------------------------------------------------------------------------
 
 
-def _toml_list(values: Sequence[str]) -> str:
-    return "[" + ", ".join(_toml_str(v) for v in values) + "]"
-
-
-def _toml_str(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def _unique(values: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(values))
 
@@ -262,104 +279,100 @@ def suggested_presets(found: Scan) -> list[str]:
     return [name for name, p in presets().items() if specs & set(p.get("wire-sinks", []))]
 
 
-def render_table(found: Scan) -> str:
+class _Table:
+    """A tomlkit table written top to bottom; every comment is escaped (no name can end it)."""
+
+    def __init__(self) -> None:
+        self.table = tomlkit.table()
+
+    def comment(self, text: str) -> None:
+        self.table.add(tomlkit.comment(escape(text)))
+
+    def key(self, name: str, value: str | list[str]) -> None:
+        self.table.add(name, value)
+
+    def blank(self) -> None:
+        self.table.add(tomlkit.nl())
+
+
+def build_table(found: Scan) -> Table:
+    """The `[tool.toolwire]` table: what the scan found, as comments above each key."""
     methods = _unique([t.method for t in found.tools]) or ["execute"]
     bases = suggested_bases(found)
-    preset_names = suggested_presets(found)
     call_sinks = _unique([s.spec for s in found.call_sinks])
-    lines = [
-        "[tool.toolwire]",
-        "# Written by `toolwire init` from a scan of this project; review every line.",
-        "# Every key is described in toolwire's docs/configuration.md.",
-        "",
-        "# The result type migrated tools return.",
-        'result-class = "toolwire.ToolResult"',
-        "",
-        "# Methods that are tools (the codemod and TW101/TW303).",
-    ]
+    out = _Table()
+    out.comment("Written by `toolwire init` from a scan of this project; review every line.")
+    out.comment("Every key is described in toolwire's docs/configuration.md.")
+    out.blank()
+    out.comment("The result type migrated tools return.")
+    out.key("result-class", "toolwire.ToolResult")
+    out.blank()
+    out.comment("Methods that are tools (the codemod and TW101/TW303).")
     if found.tools:
-        lines.append("# Found:")
-        lines += [
-            f"#   {t.qualname} -> {t.returns}  ({t.place.path}:{t.place.line})" for t in found.tools
-        ]
+        out.comment("Found:")
+        for t in found.tools:
+            out.comment(f"  {t.qualname} -> {t.returns}  ({t.place.path}:{t.place.line})")
     else:
-        lines.append("# No tool methods found; `execute` is the default.")
-    lines.append(f"tool-methods = {_toml_list(methods)}")
-    lines += ["", "# Only classes deriving these are tools (empty: any class)."]
+        out.comment("No tool methods found; `execute` is the default.")
+    out.key("tool-methods", methods)
+    out.blank()
+    out.comment("Only classes deriving these are tools (empty: any class).")
     if bases:
-        lines.append("# Found: tool classes derive from these classes of the project.")
-    lines.append(f"tool-bases = {_toml_list(bases)}")
-    lines += ["", "# Sink presets: provider message shapes found in the code."]
+        out.comment("Found: tool classes derive from these classes of the project.")
+    out.key("tool-bases", bases)
+    out.blank()
+    out.comment("Sink presets: provider message shapes found in the code.")
     for literal in found.literals:
-        lines.append(f"#   {literal.spec}  ({literal.place.path}:{literal.place.line})")
-    lines.append(f"presets = {_toml_list(preset_names)}")
-    lines += [
-        "",
-        "# Call sinks: 'pkg.mod.Class.method:param' (a position or a parameter name).",
-    ]
+        out.comment(f"  {literal.spec}  ({literal.place.path}:{literal.place.line})")
+    out.key("presets", suggested_presets(found))
+    out.blank()
+    out.comment("Call sinks: 'pkg.mod.Class.method:param' (a position or a parameter name).")
     if call_sinks:
-        lines.append("# Found: these build a tool message from the parameter named after ':'.")
-        lines += [f"#   {s.spec}  ({s.place.path}:{s.place.line})" for s in found.call_sinks]
+        out.comment("Found: these build a tool message from the parameter named after ':'.")
+        for s in found.call_sinks:
+            out.comment(f"  {s.spec}  ({s.place.path}:{s.place.line})")
     else:
-        lines.append("# None found: add the function that turns a tool's text into a message.")
-    lines.append(f"wire-sinks = {_toml_list(call_sinks)}")
-    lines += [
-        "",
-        "# Resumable state that must never hold artifacts (TW401), e.g. 'myapp.state.Suspended'.",
-        "# state-sinks = []",
-        "# The one method every tool call goes through (TW303), e.g. 'myapp.loop.Loop.invoke'.",
-        '# seam = ""',
-        "# Raw-HTML sinks (TW402); these are the defaults.",
-        f"# html-sinks = {_toml_list(DEFAULT_HTML_SINKS)}",
-        "# Codes or prefixes to report or leave out (empty select: all).",
-        "# select = []",
-        "# ignore = []",
-    ]
-    return "\n".join(lines) + "\n"
+        out.comment("None found: add the function that turns a tool's text into a message.")
+    out.key("wire-sinks", call_sinks)
+    out.blank()
+    for line in (
+        "Resumable state that must never hold artifacts (TW401), e.g. 'myapp.state.Suspended'.",
+        "state-sinks = []",
+        "The one method every tool call goes through (TW303), e.g. 'myapp.loop.Loop.invoke'.",
+        'seam = ""',
+        "Raw-HTML sinks (TW402); these are the defaults.",
+        f"html-sinks = {tomlkit.item(list(DEFAULT_HTML_SINKS)).as_string()}",
+        "Codes or prefixes to report or leave out (empty select: all).",
+        "select = []",
+        "ignore = []",
+    ):
+        out.comment(line)
+    return out.table
+
+
+def render_table(table: Table, newline: str = "\n") -> str:
+    """The table as a document of its own, `[tool.toolwire]` header first."""
+    document = tomlkit.document()
+    document.add("tool", tomlkit.table(is_super_table=True))
+    document["tool"].append("toolwire", table)
+    return document.as_string().replace("\n", newline)
+
+
+def _validate(table: Table, path: Path) -> None:
+    """Raises ConfigError unless the table loads as toolwire will load it."""
+    config_from_table(tomllib.loads(render_table(table))["tool"]["toolwire"], path)
+
+
+def _drop_wire_sinks(table: Table) -> None:
+    table["wire-sinks"] = tomlkit.array()
+    table["wire-sinks"].comment("see the candidates above")
 
 
 # -- writing -------------------------------------------------------------------------------
 
 
-def table_span(text: str) -> tuple[int, int] | None:
-    """Character offsets of the `[tool.toolwire]` table (header to the next table), if any."""
-    lines = text.splitlines(keepends=True)
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line))
-    start = next((i for i, line in enumerate(lines) if _HEADER.match(line.rstrip("\r\n"))), None)
-    if start is None:
-        return None
-    # A line that looks like a header may sit inside a multi-line value: take the first
-    # candidate end where the span alone is valid TOML holding only this table.
-    for end in range(start + 1, len(lines) + 1):
-        at_end = end == len(lines)
-        if not at_end:
-            line = lines[end].rstrip("\r\n")
-            if not _ANY_HEADER.match(line) or _HEADER.match(line) or _is_subtable(line):
-                continue
-        chunk = text[offsets[start] : offsets[end]]
-        try:
-            data = tomllib.loads(chunk)
-        except tomllib.TOMLDecodeError:
-            continue
-        if set(data) == {"tool"} and set(data["tool"]) == {"toolwire"}:
-            # Blank and comment lines just above the next header belong to that table.
-            while end - 1 > start and (not lines[end - 1].strip() or _comment(lines[end - 1])):
-                end -= 1
-            return offsets[start], offsets[end]
-    return None
-
-
-def _comment(line: str) -> bool:
-    return line.lstrip().startswith("#")
-
-
-def _is_subtable(line: str) -> bool:
-    return bool(re.match(r'^[ \t]*\[[ \t]*"?tool"?[ \t]*\.[ \t]*"?toolwire"?[ \t]*\.', line))
-
-
-def _without_toolwire(data: dict[str, Any]) -> dict[str, Any]:
+def _plain(data: dict[str, Any]) -> dict[str, Any]:
+    """What the file says, without `[tool.toolwire]`: must not change when init writes."""
     copy = dict(data)
     tool = dict(copy.get("tool", {}))
     tool.pop("toolwire", None)
@@ -370,73 +383,86 @@ def _without_toolwire(data: dict[str, Any]) -> dict[str, Any]:
     return copy
 
 
-def new_text(old: str | None, table: str, *, force: bool, name: str) -> str:
+def new_text(old: str | None, table: Table, *, force: bool, name: str) -> str:
+    """`old` with the table added (or, with `force`, in place of the old one, by tomlkit):
+    the user's comments, layout, line endings and other tables are kept."""
     if old is None:
-        return table
+        return render_table(table)
     newline = "\r\n" if "\r\n" in old else "\n"
-    table = table.replace("\n", newline)
+    if old and not old.endswith(("\n", "\r")):
+        old += newline
     try:
         data = tomllib.loads(old.removeprefix("\ufeff"))
-    except tomllib.TOMLDecodeError as exc:
+        document = tomlkit.parse(old)
+    except (tomllib.TOMLDecodeError, TOMLKitError) as exc:
         raise InitError(f"{name} is not valid TOML ({exc}); fix it first") from None
-    if "toolwire" not in data.get("tool", {}):
-        separator = "" if not old or old.endswith(("\n", "\r")) else newline
-        blank = newline if old.strip() else ""
-        return old + separator + blank + table
-    if not force:
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise InitError(
+            str(ConfigError(Path(name), "tool", f"expected a table, got {tool!r}", in_table=False))
+        )
+    if "toolwire" not in tool:
+        # After the last byte, so every byte of the file stays as it was: the table is a
+        # whole document of its own (tomlkit's), and the result is checked below.
+        text = old + (newline if old.strip() else "") + render_table(table, newline)
+    elif not force:
         raise InitError(
             f"{name} already has a [tool.toolwire] table; edit it, or run `toolwire init "
             "--force` to replace that table (and only it)"
         )
-    span = table_span(old)
-    if span is None:
+    else:
+        # The table parsed from its own text keeps `newline` in its trivia.
+        fresh = tomlkit.parse(render_table(table, newline))["tool"]["toolwire"]
+        _replace(document, fresh, name)
+        text = document.as_string()
+    try:
+        written = tomllib.loads(text.removeprefix("\ufeff"))
+    except tomllib.TOMLDecodeError:
+        written = {}
+    if (
+        _plain(written) != _plain(data)
+        or written.get("tool", {}).get("toolwire")
+        != (tomllib.loads(render_table(table))["tool"]["toolwire"])
+    ):
+        raise InitError(f"{name}: could not add the table without touching the rest")
+    return text
+
+
+def _replace(document: TOMLDocument, fresh: Table, name: str) -> None:
+    tool = document["tool"]
+    old = tool["toolwire"]
+    if not isinstance(old, Table) or old.is_super_table():
         raise InitError(
             f"{name}: [tool.toolwire] is not written as its own table (inline or dotted keys); "
             "--force only replaces a `[tool.toolwire]` section, edit this one by hand"
         )
-    start, end = span
-    rest = old[end:].lstrip("\r\n")
-    text = old[:start] + table + (newline + rest if rest else "")
-    if _without_toolwire(tomllib.loads(text.removeprefix("\ufeff"))) != _without_toolwire(data):
-        raise InitError(f"{name}: could not replace the table without touching the rest")
-    return text
-
-
-def write_atomic(path: Path, text: str) -> None:
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _validate(table: str, path: Path) -> None:
-    """Raises ConfigError unless the table loads as toolwire will load it."""
-    config_from_table(tomllib.loads(table)["tool"]["toolwire"], path)
+    # tomlkit files the comments and blank lines above the next header under this table:
+    # they belong to the next one, so they move to the end of the new table (in place of
+    # the blank line tomlkit adds there). At the end of the file they are this table's.
+    body = old.value.body
+    tail = len(body)
+    while tail and body[tail - 1][0] is None:
+        tail -= 1
+    last = document.as_string().rstrip().endswith(old.as_string().rstrip())
+    moved = [] if last else body[tail:]
+    tool["toolwire"] = fresh
+    if moved and fresh.value.body and isinstance(fresh.value.body[-1][1], Whitespace):
+        fresh.value.body.pop()
+    fresh.value.body.extend(moved)
 
 
 def _report(found: Scan, echo: Callable[[str], None]) -> None:
     echo(f"tool methods ({len(found.tools)}):")
     for t in found.tools:
-        echo(f"  {t.place.path}:{t.place.line}: {t.qualname} -> {t.returns}")
+        echo(f"  {escape(t.place.path)}:{t.place.line}: {t.qualname} -> {escape(t.returns)}")
     echo(f"message-literal sinks ({len(found.literals)}):")
     for s in found.literals:
-        echo(f"  {s.place.path}:{s.place.line}: {s.spec}")
+        echo(f"  {escape(s.place.path)}:{s.place.line}: {escape(s.spec)}")
     echo(f"call-sink candidates ({len(found.call_sinks)}):")
     for c in found.call_sinks:
-        echo(f"  {c.place.path}:{c.place.line}: {c.spec}")
+        echo(f"  {escape(c.place.path)}:{c.place.line}: {escape(c.spec)}")
     for problem in found.unreadable:
-        echo(f"  skipped {problem}")
-
-
-def _iter_sink_lines(table: str) -> Iterator[str]:
-    yield from (line for line in table.splitlines() if line.startswith("wire-sinks = "))
+        echo(f"  skipped {escape(problem)}")
 
 
 @click.command("init")
@@ -457,30 +483,38 @@ def command(directory: Path, force: bool, dry_run: bool) -> None:
     """
     target = directory / "pyproject.toml"
     found = scan(directory)
-    table = render_table(found)
+    table = build_table(found)
     try:
         _validate(table, target)
     except ConfigError as exc:
+        if exc.key != "wire-sinks":
+            raise
         # Keep the facts, drop the sinks that do not resolve: the file must load.
         click.echo(f"toolwire: note: wire-sinks left empty: {exc}", err=True)
-        for line in _iter_sink_lines(table):
-            table = table.replace(line, "wire-sinks = []  # see the candidates above")
+        _drop_wire_sinks(table)
     _report(found, click.echo)
     if dry_run:
         click.echo("")
-        click.echo(table, nl=False)
+        click.echo(render_table(table), nl=False)
         return
     try:
-        # Bytes, not read_text: newline translation would change the user's line endings.
-        old = target.read_bytes().decode("utf-8") if target.exists() else None
-    except (OSError, UnicodeDecodeError) as exc:
-        click.echo(f"toolwire: {target}: cannot read: {exc}", err=True)
-        raise SystemExit(2) from None
-    try:
+        # Not read_text: newline translation would change the user's line endings.
+        old = read_config_text(target) if os.path.lexists(target) else None
         text = new_text(old, table, force=force, name=str(target))
-    except InitError as exc:
+    except (InitError, ConfigError) as exc:
         click.echo(f"toolwire: {exc}", err=True)
         raise SystemExit(2) from None
-    write_atomic(target, text)
+    try:
+        if old is None:
+            create_file(target, text.encode("utf-8"))
+        else:
+            replace_file(target, text.encode("utf-8"), expected=old.encode("utf-8"))
+    except (ChangedOnDisk, FileExistsError):
+        name = escape(str(target))
+        click.echo(f"toolwire: {name} changed during the run; run init again", err=True)
+        raise SystemExit(2) from None
+    except OSError as exc:
+        click.echo(f"toolwire: cannot write {escape(str(target))}: {exc.strerror}", err=True)
+        raise SystemExit(2) from None
     verb = "created" if old is None else ("replaced the table in" if force else "appended to")
     click.echo(f"toolwire: {verb} {target}")

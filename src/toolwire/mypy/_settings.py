@@ -66,7 +66,8 @@ def load_settings(config_file: str | None) -> Settings:
 
     `toolwire_config = path` in the mypy section wins; otherwise the nearest pyproject.toml
     with a `[tool.toolwire]` table above the mypy config file (or the working directory).
-    A bad config is reported once on stderr and replaced by the defaults.
+    A bad config stops mypy as it stops every front-end: one line on stderr, exit 2 (the
+    defaults have no wire sinks, so going on would pass a gate that checks nothing).
     """
     problem = None
     try:
@@ -78,8 +79,9 @@ def load_settings(config_file: str | None) -> Settings:
             path = find_config(start)
         config = load_config(path)
     except ConfigError as exc:
-        problem = str(exc)
-    except Exception as exc:  # never stop mypy over the config
+        print(f"toolwire: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except Exception as exc:  # a bug of ours must not stop mypy
         problem = f"internal error in plugin while reading the config: {exc!r}"
     if problem is not None:
         config = load_config(None)

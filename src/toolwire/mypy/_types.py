@@ -56,41 +56,52 @@ def holds(
     """
     if typ is None or not classes:
         return False
-    return _holds(typ, frozenset(classes), fields, string_forms, 0)
+    return _Walk(frozenset(classes), fields, string_forms).holds(typ, 0)
 
 
-def _holds(typ: Type, classes: frozenset[str], fields: bool, strings: bool, depth: int) -> bool:
-    if depth > _MAX_DEPTH:
-        return False
-    proper = get_proper_type(typ)
-    deeper = depth + 1
-    if isinstance(proper, Instance):
-        info = proper.type
-        if is_class(info, classes):
-            return True
-        if any(_holds(arg, classes, fields, strings, deeper) for arg in proper.args):
-            return True
-        if info.tuple_type is not None and _holds(
-            info.tuple_type, classes, fields, strings, deeper
-        ):
-            return True
-        if fields and "dataclass" in info.metadata:
-            return any(
-                _holds(field, classes, fields, strings, deeper)
-                for field in _dataclass_fields(proper, strings)
+class _Walk:
+    """One `holds` question. Each type is walked once: a type met again (a dataclass that
+    refers to itself, directly or through others) adds nothing new, so the walk is linear
+    in the number of distinct types reachable, not exponential in their fan-out."""
+
+    def __init__(self, classes: frozenset[str], fields: bool, strings: bool) -> None:
+        self.classes = classes
+        self.fields = fields
+        self.strings = strings
+        self.seen: dict[ProperType, int] = {}  # type -> the least depth it was walked at
+
+    def holds(self, typ: Type, depth: int) -> bool:
+        if depth > _MAX_DEPTH:
+            return False
+        proper = get_proper_type(typ)
+        # Walked already (or being walked higher up) with at least as much depth left: it
+        # has no answer of its own to add. A shallower meeting walks it again, deeper.
+        if self.seen.get(proper, _MAX_DEPTH + 1) <= depth:
+            return False
+        self.seen[proper] = depth
+        deeper = depth + 1
+        if isinstance(proper, Instance):
+            info = proper.type
+            if is_class(info, self.classes):
+                return True
+            if any(self.holds(arg, deeper) for arg in proper.args):
+                return True
+            if info.tuple_type is not None and self.holds(info.tuple_type, deeper):
+                return True
+            if self.fields and "dataclass" in info.metadata:
+                return any(
+                    self.holds(field, deeper) for field in _dataclass_fields(proper, self.strings)
+                )
+            return False
+        if isinstance(proper, UnionType | TupleType):
+            return any(self.holds(item, deeper) for item in proper.items)
+        if isinstance(proper, TypedDictType):
+            return any(self.holds(item, deeper) for item in proper.items.values())
+        if isinstance(proper, TypeVarType):
+            return self.holds(proper.upper_bound, deeper) or any(
+                self.holds(value, deeper) for value in proper.values
             )
         return False
-    if isinstance(proper, UnionType):
-        return any(_holds(item, classes, fields, strings, deeper) for item in proper.items)
-    if isinstance(proper, TupleType):
-        return any(_holds(item, classes, fields, strings, deeper) for item in proper.items)
-    if isinstance(proper, TypedDictType):
-        return any(_holds(item, classes, fields, strings, deeper) for item in proper.items.values())
-    if isinstance(proper, TypeVarType):
-        return _holds(proper.upper_bound, classes, fields, strings, deeper) or any(
-            _holds(value, classes, fields, strings, deeper) for value in proper.values
-        )
-    return False
 
 
 def _dataclass_fields(instance: Instance, strings: bool) -> Iterator[Type]:

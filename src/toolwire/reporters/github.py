@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from toolwire.findings import Finding
+from toolwire.findings import Finding, escape
 from toolwire.reporters.model import Report
 from toolwire.reporters.text import write_remarks
 
 
 def escape_data(value: str) -> str:
+    """The workflow-command rules for a message."""
     return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
@@ -26,15 +27,19 @@ def annotation(finding: Finding) -> str:
         "endColumn": str(finding.end_column or finding.column),
         "title": finding.code,
     }
-    joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
-    return f"::error {joined}::{escape_data(finding.message)}"
+    # `escape` first, as in every format: no control character reaches the log.
+    joined = ",".join(
+        f"{key}={escape_property(escape(value))}" for key, value in properties.items()
+    )
+    return f"::error {joined}::{escape_data(escape(finding.message))}"
 
 
 def render(report: Report, out: TextIO, err: TextIO) -> None:
     for finding in report.sorted_findings():
         out.write(annotation(finding) + "\n")
     for error in sorted(report.errors):
-        out.write(f"::error file={escape_property(error.path)}::{escape_data(error.as_text())}\n")
+        where = escape_property(escape(error.path))
+        out.write(f"::error file={where}::{escape_data(error.as_text())}\n")
     for note in dict.fromkeys(report.notes):
-        out.write(f"::notice title=toolwire::{escape_data(note)}\n")
+        out.write(f"::notice title=toolwire::{escape_data(escape(note))}\n")
     write_remarks(report, err)

@@ -1,11 +1,15 @@
-"""The JSON report; its schema is `report.schema.json` beside this module."""
+"""The JSON report; its schema is `report.schema.json` beside this module.
+
+Paths and messages are escaped as in the text format (`toolwire.findings.escape`): the same
+string everywhere, and valid UTF-8 even for a file name that is not.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any, TextIO
 
-from toolwire.findings import Finding
+from toolwire.findings import Finding, escape
 from toolwire.reporters.model import Report
 
 VERSION = 1
@@ -14,12 +18,12 @@ VERSION = 1
 def finding_dict(finding: Finding) -> dict[str, Any]:
     data: dict[str, Any] = {
         "code": finding.code,
-        "path": finding.path,
+        "path": escape(finding.path),
         "line": finding.line,
         "column": finding.column,
         "end_line": finding.end_line or finding.line,
         "end_column": finding.end_column or finding.column,
-        "message": finding.message,
+        "message": escape(finding.message),
     }
     if finding.fix:
         data["fix"] = finding.fix
@@ -30,8 +34,10 @@ def document(report: Report) -> dict[str, Any]:
     return {
         "version": VERSION,
         "findings": [finding_dict(f) for f in report.sorted_findings()],
-        "errors": [{"path": e.path, "message": e.message} for e in sorted(report.errors)],
-        "notes": list(dict.fromkeys(report.notes)),
+        "errors": [
+            {"path": escape(e.path), "message": escape(e.message)} for e in sorted(report.errors)
+        ],
+        "notes": [escape(note) for note in dict.fromkeys(report.notes)],
         "summary": report.summary,
     }
 

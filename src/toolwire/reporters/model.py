@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
-from toolwire.findings import Finding
+from toolwire.findings import Finding, escape
 
 INPUT_ERROR = "TW000"
 
@@ -19,7 +19,7 @@ class RunError:
     message: str
 
     def as_text(self) -> str:
-        return f"toolwire: {self.message}"
+        return f"toolwire: {escape(self.message)}"
 
 
 @dataclass(slots=True)

@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from toolwire import __version__
 from toolwire.catalog import Rule, catalog
-from toolwire.findings import Finding
+from toolwire.findings import Finding, escape
 from toolwire.reporters.model import Report
 
 SCHEMA = (
@@ -52,11 +52,14 @@ def _plain(markdown: str) -> str:
 
 
 def artifact_location(path: str) -> dict[str, Any]:
-    """A relative URI under %SRCROOT% (the working directory), or a file URI outside it."""
+    """A relative URI under %SRCROOT% (the working directory), or a file URI outside it.
+
+    Quoted from the name's bytes, so a name that is not UTF-8 keeps them (`%FF`).
+    """
     pure = PurePath(path)
     if pure.is_absolute():
         return {"uri": Path(path).as_uri()}
-    return {"uri": quote(pure.as_posix()), "uriBaseId": SRCROOT}
+    return {"uri": quote(os.fsencode(pure.as_posix())), "uriBaseId": SRCROOT}
 
 
 def result(finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
@@ -69,7 +72,7 @@ def result(finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
         data["ruleIndex"] = rule_index[finding.code]
     data |= {
         "level": "error",
-        "message": {"text": finding.message},
+        "message": {"text": escape(finding.message)},
         "locations": [
             {
                 "physicalLocation": {
@@ -91,13 +94,15 @@ def document(report: Report, root: Path | None = None) -> dict[str, Any]:
     notifications = [
         {
             "level": "error",
-            "message": {"text": error.message},
+            "message": {"text": escape(error.message)},
             "locations": [
                 {"physicalLocation": {"artifactLocation": artifact_location(error.path)}}
             ],
         }
         for error in sorted(report.errors)
-    ] + [{"level": "note", "message": {"text": note}} for note in dict.fromkeys(report.notes)]
+    ] + [
+        {"level": "note", "message": {"text": escape(note)}} for note in dict.fromkeys(report.notes)
+    ]
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",

@@ -1,9 +1,14 @@
-"""`path:line:col: TWnnn message`, one finding a line; the summary goes to stderr."""
+"""`path:line:col: TWnnn message`, one finding a line; the summary goes to stderr.
+
+Paths and messages are escaped (`toolwire.findings.escape`): a file name cannot start a
+line of its own or reach the terminal as a control sequence.
+"""
 
 from __future__ import annotations
 
 from typing import TextIO
 
+from toolwire.findings import escape
 from toolwire.reporters.model import Report
 
 
@@ -18,5 +23,5 @@ def write_remarks(report: Report, err: TextIO) -> None:
     for error in sorted(report.errors):
         err.write(error.as_text() + "\n")
     for note in dict.fromkeys(report.notes):
-        err.write(f"toolwire: note: {note}\n")
+        err.write(f"toolwire: note: {escape(note)}\n")
     err.write(report.summary_line() + "\n")

@@ -1,0 +1,124 @@
+"""LlamaIndex: a `FunctionTool` whose function returns a `ToolResult`.
+
+`ResultFunctionTool.from_defaults(fn)` is `FunctionTool.from_defaults(fn)` for a function
+(sync or async) that returns a `ToolResult`. `call`/`acall` (and so every agent) get a
+`ToolOutput` whose `content` (and `str()`) is exactly `result.content`, whose `is_error`
+is the result's, and whose `raw_output` holds the artifacts in a carrier that pickles empty
+and serialises (pydantic, workflow context snapshots) as a payload-free stub.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from llama_index.core.base.llms.types import ContentBlock, TextBlock
+from llama_index.core.bridge.pydantic import BaseModel
+from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
+
+from toolwire.adapters._common import as_result
+from toolwire.adapters._pydantic import PydanticRunOnlyArtifacts
+from toolwire.result import ToolResult
+
+__all__ = ["ResultFunctionTool", "to_tool_output"]
+
+
+def to_tool_output(
+    result: ToolResult,
+    tool_name: str,
+    raw_input: dict[str, Any] | None = None,
+) -> ToolOutput:
+    """The `ToolOutput` for a result: its content, its error flag, its artifacts as raw output."""
+    return ToolOutput(
+        tool_name=tool_name,
+        blocks=[TextBlock(text=result.content)],
+        raw_input=raw_input or {},
+        raw_output=PydanticRunOnlyArtifacts(result.artifacts),
+        is_error=result.is_error,
+    )
+
+
+def _returning_str(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A stand-in for `fn` whose signature says `-> str`, for the metadata `from_defaults` builds.
+
+    `FunctionTool.from_defaults` puts the signature, return annotation included, into the
+    description the model reads; the model should see what it saw before the migration.
+    """
+    signature = inspect.signature(fn)
+    returned = signature.return_annotation
+    if returned is inspect.Signature.empty:
+        return fn
+    # A string annotation (PEP 563) is shown quoted; keep that form.
+    as_str = "str" if isinstance(returned, str) else str
+
+    @functools.wraps(fn)
+    def stand_in(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("metadata stand-in is never called")
+
+    vars(stand_in)["__signature__"] = signature.replace(return_annotation=as_str)
+    return stand_in
+
+
+class ResultFunctionTool(FunctionTool):
+    """`FunctionTool` for functions that return a `ToolResult` (or, while migrating, a `str`)."""
+
+    @classmethod
+    def from_defaults(
+        cls,
+        fn: Callable[..., Any] | None = None,
+        name: str | None = None,
+        description: str | None = None,
+        return_direct: bool = False,
+        fn_schema: type[BaseModel] | None = None,
+        async_fn: Callable[..., Awaitable[Any]] | None = None,
+        tool_metadata: ToolMetadata | None = None,
+        callback: Callable[[Any], Any] | None = None,
+        async_callback: Callable[..., Awaitable[Any]] | None = None,
+        partial_params: dict[str, Any] | None = None,
+    ) -> ResultFunctionTool:
+        """Exactly `FunctionTool.from_defaults`, with the description written for `-> str`."""
+        if tool_metadata is None:
+            source = fn or async_fn
+            if source is None:
+                raise ValueError("fn or async_fn must be provided")
+            tool_metadata = FunctionTool.from_defaults(
+                fn=_returning_str(source),
+                name=name,
+                description=description,
+                return_direct=return_direct,
+                fn_schema=fn_schema,
+                partial_params=partial_params,
+            ).metadata
+        return cls(
+            fn=fn,
+            metadata=tool_metadata,
+            async_fn=async_fn,
+            callback=callback,
+            async_callback=async_callback,
+            partial_params=partial_params,
+        )
+
+    def _parse_tool_output(self, raw_output: Any) -> list[ContentBlock]:
+        result = as_result(raw_output, f"LlamaIndex tool {self.metadata.get_name()!r}")
+        return [TextBlock(text=result.content)]
+
+    def _settle(self, output: ToolOutput) -> ToolOutput:
+        # The raw output is the function's ToolResult (also when a callback overrode the
+        # content); it must not stay there: it has no string or serialised form.
+        raw = output.raw_output
+        if not isinstance(raw, ToolResult):
+            return output
+        return output.model_copy(
+            update={
+                "raw_output": PydanticRunOnlyArtifacts(raw.artifacts),
+                "is_error": output.is_error or raw.is_error,
+            }
+        )
+
+    def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        return self._settle(super().call(*args, **kwargs))
+
+    async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        return self._settle(await super().acall(*args, **kwargs))

@@ -1,0 +1,245 @@
+"""toolwire.adapters.llamaindex through LlamaIndex's real call paths."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import pickle
+import subprocess
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+pytest.importorskip("llama_index.core")
+
+from lc_docs import python_blocks, run_block
+from llama_index.core.agent.workflow import FunctionAgent, ToolCallResult
+from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+from llama_index.core.llms.mock import MockFunctionCallingLLM
+from llama_index.core.tools import FunctionTool, ToolOutput
+from workflows.context.serializers import JsonSerializer
+
+from toolwire import ToolResult
+from toolwire.adapters._common import RunOnlyArtifacts
+from toolwire.adapters.llamaindex import ResultFunctionTool, to_tool_output
+from toolwire.result import ToolArtifact
+
+MARKER = "ARTIFACT-PAYLOAD-41c9"
+
+
+def artifacts() -> tuple[ToolArtifact, ...]:
+    return (
+        ToolArtifact.table("rows", ["id", "secret"], [["1", MARKER]]),
+        ToolArtifact.text("raw", f"raw dump {MARKER}"),
+    )
+
+
+def lookup(q: str, limit: int = 2) -> ToolResult:
+    """Look up customer records.
+
+    Args:
+        q (str): Who to look for.
+        limit (int): At most this many records.
+    """
+    if q == "missing":
+        return ToolResult.error(f"no record matches {q!r}")
+    return ToolResult.text(f"{limit} records for {q!r}", *artifacts())
+
+
+def lookup_as_str(q: str, limit: int = 2) -> str:
+    """Look up customer records.
+
+    Args:
+        q (str): Who to look for.
+        limit (int): At most this many records.
+    """
+    raise AssertionError("only its metadata is used")
+
+
+async def fetch(url: str) -> ToolResult:
+    """Fetch a page."""
+    await asyncio.sleep(0)
+    if not url:
+        return ToolResult.error("no url")
+    return ToolResult.text(f"fetched {url}", *artifacts())
+
+
+def assert_success(output: ToolOutput, content: str) -> None:
+    assert output.content == content
+    assert str(output) == content
+    assert [b.text for b in output.blocks] == [content]  # type: ignore[union-attr]
+    assert output.is_error is False
+    assert isinstance(output.raw_output, RunOnlyArtifacts)
+    assert output.raw_output.records() == [a.to_dict() for a in artifacts()]
+    assert MARKER not in output.model_dump_json()
+
+
+# --- FunctionTool.call / acall -----------------------------------------------------------
+
+
+def test_the_model_sees_what_from_defaults_gives_a_str_function() -> None:
+    ours = ResultFunctionTool.from_defaults(lookup)
+    theirs = FunctionTool.from_defaults(lookup_as_str, name="lookup")
+    assert ours.metadata.description == theirs.metadata.description
+    assert ours.metadata.to_openai_tool() == theirs.metadata.to_openai_tool()
+    assert "ToolResult" not in json.dumps(ours.metadata.to_openai_tool())
+
+
+def test_call_content_is_exact_and_artifacts_are_raw_output() -> None:
+    tool = ResultFunctionTool.from_defaults(lookup)
+    assert_success(tool.call(q="ada"), "2 records for 'ada'")
+    assert_success(tool(q="ada", limit=3), "3 records for 'ada'")
+
+
+def test_an_error_result_is_is_error() -> None:
+    output = ResultFunctionTool.from_defaults(lookup).call(q="missing")
+    assert output.is_error is True
+    assert output.content == "no record matches 'missing'"
+    assert output.raw_output == ()
+
+
+def test_acall_on_sync_and_async_functions() -> None:
+    sync_tool = ResultFunctionTool.from_defaults(lookup)
+    assert_success(asyncio.run(sync_tool.acall(q="bo")), "2 records for 'bo'")
+    async_tool = ResultFunctionTool.from_defaults(async_fn=fetch)
+    assert_success(asyncio.run(async_tool.acall(url="u")), "fetched u")
+    assert_success(async_tool.call(url="u"), "fetched u")
+    error = asyncio.run(ResultFunctionTool.from_defaults(fetch).acall(url=""))
+    assert (error.is_error, error.content) == (True, "no url")
+
+
+def test_a_callback_still_sees_the_result_and_may_override_the_content() -> None:
+    seen: list[object] = []
+
+    def callback(raw: object) -> str:
+        seen.append(raw)
+        return "overridden"
+
+    output = ResultFunctionTool.from_defaults(lookup, callback=callback).call(q="x")
+    assert isinstance(seen[0], ToolResult)
+    assert output.content == "overridden"
+    assert isinstance(output.raw_output, RunOnlyArtifacts)
+
+
+def test_a_function_returning_something_else_fails_loudly_with_its_name() -> None:
+    def sloppy() -> Any:
+        """Returns a dict."""
+        return {"rows": [MARKER]}
+
+    with pytest.raises(TypeError, match="LlamaIndex tool 'sloppy' returned dict"):
+        ResultFunctionTool.from_defaults(sloppy).call()
+
+
+def test_a_plain_str_is_accepted_while_migrating() -> None:
+    def legacy(q: str) -> str:
+        """Old tool."""
+        return f"legacy {q}"
+
+    output = ResultFunctionTool.from_defaults(legacy).call(q="g")
+    assert (output.content, output.raw_output, output.is_error) == ("legacy g", "legacy g", False)
+
+
+def test_to_tool_output_for_hand_written_tools() -> None:
+    output = to_tool_output(ToolResult.text("ok", *artifacts()), "mine", {"q": 1})
+    assert_success(output, "ok")
+    assert to_tool_output(ToolResult.error("bad"), "mine").is_error is True
+
+
+def test_the_runtime_is_not_weakened() -> None:
+    result = ToolResult.text("x", *artifacts())
+    with pytest.raises(TypeError, match="no string form"):
+        str(result)
+    output = ResultFunctionTool.from_defaults(lookup).call(q="x")
+    assert pickle.loads(pickle.dumps(output)).raw_output == ()
+
+
+# --- a FunctionAgent with a scripted model --------------------------------------------------
+
+
+class Script:
+    """The model's side of the conversation: two tool calls, then an answer; keeps each prompt."""
+
+    def __init__(self) -> None:
+        self.prompts: list[list[ChatMessage]] = []
+        self.tools: list[dict[str, Any]] = []
+        self.handler: Any = None
+        self.snapshot = ""
+
+    def __call__(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatMessage:
+        self.prompts.append(list(messages))
+        self.tools = [t.metadata.to_openai_tool() for t in kwargs.get("tools") or []]
+        if any(m.role == MessageRole.TOOL for m in messages):
+            # Mid-run, the context holds this run's tool calls and their outputs.
+            state = self.handler.ctx.to_dict(serializer=JsonSerializer())
+            self.snapshot = json.dumps(state)
+            return ChatMessage(role=MessageRole.ASSISTANT, content="done")
+        calls = [
+            ToolCallBlock(tool_call_id="call-ok", tool_name="lookup", tool_kwargs={"q": "ada"}),
+            ToolCallBlock(tool_call_id="call-err", tool_name="fetch", tool_kwargs={"url": ""}),
+        ]
+        return ChatMessage(role=MessageRole.ASSISTANT, blocks=list(calls))
+
+
+async def run_agent(script: Script) -> tuple[Any, list[ToolCallResult]]:
+    agent = FunctionAgent(
+        tools=[ResultFunctionTool.from_defaults(lookup), ResultFunctionTool.from_defaults(fetch)],
+        llm=MockFunctionCallingLLM(response_generator=script),
+    )
+    handler = script.handler = agent.run(user_msg="find ada")
+    results = [ev async for ev in handler.stream_events() if isinstance(ev, ToolCallResult)]
+    return await handler, results
+
+
+def test_function_agent_reads_content_only_and_keeps_errors() -> None:
+    script = Script()
+    answer, results = asyncio.run(run_agent(script))
+    assert str(answer) == "done"
+
+    by_id = {r.tool_id: r.tool_output for r in results}
+    assert_success(by_id["call-ok"], "2 records for 'ada'")
+    assert (by_id["call-err"].is_error, by_id["call-err"].content) == (True, "no url")
+
+    # The model read exactly the contents, and no byte of an artifact.
+    tool_messages = [m for m in script.prompts[-1] if m.role == MessageRole.TOOL]
+    assert [m.content for m in tool_messages] == ["2 records for 'ada'", "no url"]
+    for prompt in script.prompts:
+        assert MARKER not in json.dumps([m.model_dump(mode="json") for m in prompt])
+    assert script.tools == [
+        FunctionTool.from_defaults(lookup_as_str, name="lookup").metadata.to_openai_tool(),
+        ResultFunctionTool.from_defaults(fetch).metadata.to_openai_tool(),
+    ]
+
+    # The workflow's serialised context (what a resumed run reads) holds the stub only,
+    # and so does the agent's output, which lists the run's tool calls.
+    assert '"current_tool_calls"' in script.snapshot
+    assert "toolwire_run_only_artifacts" in script.snapshot
+    assert MARKER not in script.snapshot
+    assert len(answer.tool_calls) == 2
+    assert MARKER not in answer.model_dump_json()
+
+
+# --- packaging and docs -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", ["toolwire", "toolwire.adapters"])
+def test_importing_toolwire_does_not_import_llama_index(module: str) -> None:
+    code = (
+        f"import sys, {module}\n"
+        "loaded = {'llama_index', 'pydantic', 'pydantic_core'} & set(sys.modules)\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+BLOCKS = python_blocks("frameworks/llamaindex.md")
+
+
+@pytest.mark.parametrize(("line", "source"), BLOCKS, ids=[f"line-{line}" for line, _ in BLOCKS])
+def test_docs_page_block_runs(line: int, source: str) -> None:
+    run_block("frameworks/llamaindex.md", line, source)
+
+
+def test_docs_page_has_blocks() -> None:
+    assert len(BLOCKS) >= 2
