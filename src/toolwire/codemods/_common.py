@@ -268,15 +268,17 @@ def result_reference(names: ModuleNames, result_class: str, *, runtime: bool) ->
 
 
 def import_statement(add: tuple[str, str | None]) -> cst.SimpleStatementLine:
+    """`import module`, or `from module import a, b as c` for the names `"a, b as c"`."""
     module, name = add
     target = _attribute_chain(module)
     if name is None:
         return cst.SimpleStatementLine([cst.Import([cst.ImportAlias(target)])])
-    imported, _, alias = name.partition(" as ")
-    asname = cst.AsName(cst.Name(alias)) if alias else None
-    return cst.SimpleStatementLine(
-        [cst.ImportFrom(module=target, names=[cst.ImportAlias(cst.Name(imported), asname)])]
-    )
+    aliases = []
+    for one in name.split(", "):
+        imported, _, alias = one.partition(" as ")
+        asname = cst.AsName(cst.Name(alias)) if alias else None
+        aliases.append(cst.ImportAlias(cst.Name(imported), asname))
+    return cst.SimpleStatementLine([cst.ImportFrom(module=target, names=aliases)])
 
 
 def _attribute_chain(name: str) -> cst.Name | cst.Attribute:
@@ -394,13 +396,33 @@ def insert_imports(
 ) -> cst.Module:
     """Add imports where isort would: the third-party section, sorted by module name.
 
-    Without a third-party section, one is opened after the standard library's; a module
-    with no leading imports gets them after its docstring.
+    Names from one module share one `from` line, ordered as ruff orders them (classes,
+    then functions). The third-party section is the file's first block of imports that
+    are neither `__future__`, the standard library nor the module's own package; without
+    one, a block is opened after the standard library's. A module with no leading imports
+    gets them after its docstring.
     """
     own = module.partition(".")[0] if module else None
-    for add in sorted(adds, key=lambda a: _sort_key(a[0], a[1] is not None)):
+    merged: dict[tuple[str, bool], list[str]] = {}
+    aliased: list[tuple[str, str | None]] = []  # ruff keeps `as` imports on lines of their own
+    for target, name in adds:
+        if name is not None and " as " in name:
+            aliased.append((target, name))
+        else:
+            merged.setdefault((target, name is not None), []).extend([name] if name else [])
+    ordered = sorted(merged.items(), key=lambda item: _sort_key(item[0][0], item[0][1]))
+    for (target, is_from), names in ordered:
+        joined = ", ".join(sorted(dict.fromkeys(names), key=_name_key)) if is_from else None
+        tree = _insert_one(tree, (target, joined), own)
+    for add in aliased:
         tree = _insert_one(tree, add, own)
     return tree
+
+
+def _name_key(name: str) -> tuple[int, str]:
+    bare = name.partition(" as ")[0]
+    kind = 0 if bare.isupper() else 1 if bare[:1].isupper() else 2
+    return kind, bare
 
 
 def _insert_one(tree: cst.Module, add: tuple[str, str | None], own: str | None) -> cst.Module:
@@ -413,26 +435,28 @@ def _insert_one(tree: cst.Module, add: tuple[str, str | None], own: str | None) 
         return insert_import(tree, add)
     key = _sort_key(add[0], add[1] is not None)
     new = import_statement(add)
-    sections = []
+    # Blocks of imports, as blank lines (or comments) separate them.
+    groups: list[list[tuple[int, int, tuple[bool, str]]]] = []
     for index in range(start, end):
         found = _import_of(body[index])
         assert found is not None
-        sections.append((index, _section(found[0], found[2], own), _sort_key(found[0], found[1])))
-    third = [(i, k) for i, sec, k in sections if sec == _THIRD]
-    if third:
-        at = next((i for i, k in third if k > key), third[-1][0] + 1)
+        line = (index, _section(found[0], found[2], own), _sort_key(found[0], found[1]))
+        if not groups or (index > start and body[index].leading_lines):
+            groups.append([])
+        groups[-1].append(line)
+    third = next((g for g in groups if any(sec == _THIRD for _, sec, _ in g)), None)
+    if third is not None:
+        at = next((i for i, _, k in third if k > key), third[-1][0] + 1)
         if at <= third[-1][0]:
-            # Inserted before a line of the section: it takes that line's leading blanks.
+            # Inserted before a line of the block: it takes that line's leading blanks.
             following = body[at]
             new = new.with_changes(leading_lines=following.leading_lines)
             body[at] = following.with_changes(leading_lines=[])
         body.insert(at, new)
         return tree.with_changes(body=body)
-    before = [i for i, sec, _ in sections if sec in (_FUTURE, _STDLIB)]
+    before = [i for g in groups for i, sec, _ in g if sec in (_FUTURE, _STDLIB)]
     at = before[-1] + 1 if before else start
-    if at > start:
-        new = new.with_changes(leading_lines=[cst.EmptyLine()])
-    elif start == 1:
+    if at > start or start == 1:
         new = new.with_changes(leading_lines=[cst.EmptyLine()])
     if at < len(body):
         following = body[at]
@@ -441,7 +465,5 @@ def _insert_one(tree: cst.Module, add: tuple[str, str | None], own: str | None) 
             body[at] = following.with_changes(
                 leading_lines=[cst.EmptyLine()] * blank + list(following.leading_lines)
             )
-        if at == start and start == 0:
-            pass
     body.insert(at, new)
     return tree.with_changes(body=body)

@@ -522,6 +522,11 @@ class _Rewriter:
         add = (module, name if ref == name else f"{name} as {ref}")
         statements = list(body.body)
         at = 1 if statements and _is_docstring(statements[0]) else 0
+        following = statements[at] if at < len(statements) else None
+        if isinstance(following, cst.SimpleStatementLine | cst.BaseCompoundStatement):
+            if not following.leading_lines:
+                blank = [cst.EmptyLine(indent=False)]
+                statements[at] = following.with_changes(leading_lines=blank)
         statements.insert(at, import_statement(add))
         return node.with_changes(body=body.with_changes(body=statements))
 
