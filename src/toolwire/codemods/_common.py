@@ -289,6 +289,9 @@ def _attribute_chain(name: str) -> cst.Name | cst.Attribute:
     return node
 
 
+_BLANK = cst.EmptyLine()
+
+
 def _is_docstring(statement: cst.BaseStatement) -> bool:
     return (
         isinstance(statement, cst.SimpleStatementLine)
@@ -304,7 +307,9 @@ def _is_import_line(statement: cst.BaseStatement) -> bool:
     )
 
 
-def insert_import(tree: cst.Module, add: tuple[str, str | None]) -> cst.Module:
+def insert_import(
+    tree: cst.Module, add: tuple[str, str | None], blank: cst.EmptyLine = _BLANK
+) -> cst.Module:
     """Put the import after the docstring, `__future__` imports and the leading import block."""
     body = list(tree.body)
     index = 0
@@ -315,13 +320,13 @@ def insert_import(tree: cst.Module, add: tuple[str, str | None]) -> cst.Module:
     new = import_statement(add)
     after_docstring = index == 1 and _is_docstring(body[0])
     if after_docstring:
-        new = new.with_changes(leading_lines=[cst.EmptyLine()])
+        new = new.with_changes(leading_lines=[blank])
     if index < len(body) and not _is_import_line(body[index]):
         following = body[index]
         leading = list(following.leading_lines)
         if not leading or leading[0].comment is not None:
-            blank = 2 if isinstance(following, cst.ClassDef | cst.FunctionDef) else 1
-            body[index] = following.with_changes(leading_lines=[cst.EmptyLine()] * blank + leading)
+            count = 2 if isinstance(following, cst.ClassDef | cst.FunctionDef) else 1
+            body[index] = following.with_changes(leading_lines=[blank] * count + leading)
     body.insert(index, new)
     return tree.with_changes(body=body)
 
@@ -392,7 +397,11 @@ def _sort_key(module: str, is_from: bool) -> tuple[bool, str]:
 
 
 def insert_imports(
-    tree: cst.Module, adds: Sequence[tuple[str, str | None]], module: str | None
+    tree: cst.Module,
+    adds: Sequence[tuple[str, str | None]],
+    module: str | None,
+    *,
+    indented: bool = False,
 ) -> cst.Module:
     """Add imports where isort would: the third-party section, sorted by module name.
 
@@ -400,9 +409,10 @@ def insert_imports(
     then functions). The third-party section is the file's first block of imports that
     are neither `__future__`, the standard library nor the module's own package; without
     one, a block is opened after the standard library's. A module with no leading imports
-    gets them after its docstring.
+    gets them after its docstring. `indented`: `tree` stands for a function's body.
     """
     own = module.partition(".")[0] if module else None
+    blank = cst.EmptyLine(indent=not indented)
     merged: dict[tuple[str, bool], list[str]] = {}
     aliased: list[tuple[str, str | None]] = []  # ruff keeps `as` imports on lines of their own
     for target, name in adds:
@@ -413,9 +423,9 @@ def insert_imports(
     ordered = sorted(merged.items(), key=lambda item: _sort_key(item[0][0], item[0][1]))
     for (target, is_from), names in ordered:
         joined = ", ".join(sorted(dict.fromkeys(names), key=_name_key)) if is_from else None
-        tree = _insert_one(tree, (target, joined), own)
+        tree = _insert_one(tree, (target, joined), own, blank)
     for add in aliased:
-        tree = _insert_one(tree, add, own)
+        tree = _insert_one(tree, add, own, blank)
     return tree
 
 
@@ -425,14 +435,16 @@ def _name_key(name: str) -> tuple[int, str]:
     return kind, bare
 
 
-def _insert_one(tree: cst.Module, add: tuple[str, str | None], own: str | None) -> cst.Module:
+def _insert_one(
+    tree: cst.Module, add: tuple[str, str | None], own: str | None, blank: cst.EmptyLine
+) -> cst.Module:
     body = list(tree.body)
     start = 1 if body and _is_docstring(body[0]) else 0
     end = start
     while end < len(body) and _is_import_line(body[end]):
         end += 1
     if end == start:
-        return insert_import(tree, add)
+        return insert_import(tree, add, blank)
     key = _sort_key(add[0], add[1] is not None)
     new = import_statement(add)
     # Blocks of imports, as blank lines (or comments) separate them.
@@ -457,13 +469,13 @@ def _insert_one(tree: cst.Module, add: tuple[str, str | None], own: str | None) 
     before = [i for g in groups for i, sec, _ in g if sec in (_FUTURE, _STDLIB)]
     at = before[-1] + 1 if before else start
     if at > start or start == 1:
-        new = new.with_changes(leading_lines=[cst.EmptyLine()])
+        new = new.with_changes(leading_lines=[blank])
     if at < len(body):
         following = body[at]
         if not any(line.comment is None for line in following.leading_lines):
-            blank = 2 if isinstance(following, cst.ClassDef | cst.FunctionDef) else 1
+            count = 2 if isinstance(following, cst.ClassDef | cst.FunctionDef) else 1
             body[at] = following.with_changes(
-                leading_lines=[cst.EmptyLine()] * blank + list(following.leading_lines)
+                leading_lines=[blank] * count + list(following.leading_lines)
             )
     body.insert(at, new)
     return tree.with_changes(body=body)

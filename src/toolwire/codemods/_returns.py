@@ -18,11 +18,9 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from toolwire.codemods._common import (
     ModuleNames,
     ResultRef,
-    _is_docstring,
     _target_names,
     adapter_reference,
     def_lines,
-    import_statement,
     insert_imports,
 )
 from toolwire.codemods._common import result_reference as _result_reference
@@ -520,14 +518,8 @@ class _Rewriter:
         if "." in ref:
             return node  # spelled through a module alias: that import is the module's own
         add = (module, name if ref == name else f"{name} as {ref}")
-        statements = list(body.body)
-        at = 1 if statements and _is_docstring(statements[0]) else 0
-        following = statements[at] if at < len(statements) else None
-        if isinstance(following, cst.SimpleStatementLine | cst.BaseCompoundStatement):
-            if not following.leading_lines:
-                blank = [cst.EmptyLine(indent=False)]
-                statements[at] = following.with_changes(leading_lines=blank)
-        statements.insert(at, import_statement(add))
+        inner = insert_imports(cst.Module(body=body.body), [add], None, indented=True)
+        statements = list(inner.body)
         return node.with_changes(body=body.with_changes(body=statements))
 
     def leave_return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
