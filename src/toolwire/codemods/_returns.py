@@ -518,9 +518,15 @@ class _Rewriter:
         if "." in ref:
             return node  # spelled through a module alias: that import is the module's own
         add = (module, name if ref == name else f"{name} as {ref}")
-        inner = insert_imports(cst.Module(body=body.body), [add], None, indented=True)
-        statements = list(inner.body)
-        return node.with_changes(body=body.with_changes(body=statements))
+        statements = [
+            s
+            for s in body.body
+            if isinstance(s, cst.SimpleStatementLine | cst.BaseCompoundStatement)
+        ]
+        if len(statements) != len(body.body):
+            return node
+        inner = insert_imports(cst.Module(body=statements), [add], None, indented=True)
+        return node.with_changes(body=body.with_changes(body=inner.body))
 
     def leave_return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
         in_except = self.plan._wrap.get(original_node)
