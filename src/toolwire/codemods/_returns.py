@@ -24,6 +24,7 @@ from toolwire.codemods._common import (
     insert_imports,
 )
 from toolwire.codemods._common import result_reference as _result_reference
+from toolwire.codemods._crossfile import CrossFile
 from toolwire.codemods._frameworks import ClassShape, FunctionShape, shapes_for
 from toolwire.codemods._reports import MethodEvent, ToolReturnsReport
 from toolwire.config import Config
@@ -141,8 +142,9 @@ def _has_yield(root: cst.CSTNode) -> bool:
 class ToolReturns:
     """One migration plan per module; `run()` may be called for module after module."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, cross: CrossFile | None = None) -> None:
         self.config = config
+        self.cross = cross or CrossFile()
         self.reset("", None)
 
     def reset(self, filename: str, source: str | None) -> None:
@@ -159,6 +161,7 @@ class ToolReturns:
         self._bases: dict[cst.ClassDef, tuple[int, ClassShape]] = {}  # index -1: put first
         self._adapters: dict[str, ResultRef] = {}  # adapter dotted name -> how to spell it
         self._local_import: set[cst.FunctionDef] = set()
+        self._names = ModuleNames(None, False)
 
     def run(self, tree: cst.Module, filename: str = "", source: str | None = None) -> cst.Module:
         self.reset(filename, source)
@@ -172,6 +175,7 @@ class ToolReturns:
         path = Path(filename) if filename else None
         module = module_name(path, config) if path is not None else None
         names = ModuleNames.of(tree, module, path is not None and path.name == "__init__.py")
+        self._names = names
         classes = list(_classes(tree.body, ""))
         self._plan(tree, names, classes, config)
         if not self._targets:
@@ -212,6 +216,8 @@ class ToolReturns:
                 name = base.value if isinstance(base, cst.Name) else None
                 if not verdict and name in local and name not in seen and name != cls.qualname:
                     verdict = derives(local[name], bases, seen | {cls.qualname})
+                elif not verdict and target is not None and name not in local:
+                    verdict = self.cross.derives(target, bases)
             memo[key] = verdict
             return verdict
 
@@ -236,6 +242,11 @@ class ToolReturns:
                 cls.methods.setdefault(name, entry)
                 planned.append(entry)
                 self._judge(entry, names, local, results)
+        for entry in planned:
+            assert entry.cls is not None
+            why = self.cross.blocked.get(_dotted_name(module, entry.cls.qualname))
+            if why and entry.status == "migrate":
+                entry.status, entry.reason = "skip", why
         for function, fshape, index, reason in _function_tools(tree, names, shapes.functions):
             entry = _Method(function, None, shape=fshape, decorator=index)
             planned.append(entry)
@@ -252,12 +263,21 @@ class ToolReturns:
         for entry in planned:
             line = lines.get(entry.node, 0)
             event = MethodEvent(path, line, entry.owner, entry.node.name.value, entry.reason)
+            if entry.cls is not None and module:
+                key = f"{_dotted_name(module, entry.cls.qualname)}.{entry.node.name.value}"
+                self.report.results[key] = entry.status != "skip"
+                if entry.status == "skip" and isinstance(entry.shape, ClassShape):
+                    self.report.kept.setdefault(
+                        key.rpartition(".")[0], f"{event.name}: {entry.reason}"
+                    )
+                if entry.status == "migrate" and isinstance(entry.shape, ClassShape):
+                    self.report.wired.add(key.rpartition(".")[0])
             if entry.status == "skip":
                 self.report.skipped.append(event)
                 self.warnings.append(f"line {line}: skipped {event.name}: {entry.reason}")
                 continue
             if entry.cls is not None:
-                dotted_class = f"{module}.{entry.cls.qualname}" if module else entry.cls.qualname
+                dotted_class = _dotted_name(module, entry.cls.qualname)
                 self.report.known_tools.add(dotted_class)
             if entry.status == "migrate":
                 self.report.migrated.append(event)
@@ -340,6 +360,8 @@ class ToolReturns:
             ancestors, _ = _lineage(cls, local, skip_own=True)
             if any(wired.get(a.qualname) == shape for a in ancestors):
                 continue  # it inherits the adapter from a class wired in this run
+            if any(a in self.cross.wired for a in self._external_ancestors(cls, local, names)):
+                continue  # ... from a class of another module wired in this run
             index = -1
             for position, arg in enumerate(cls.node.bases):
                 if arg.keyword is None and not arg.star:
@@ -417,11 +439,29 @@ class ToolReturns:
                 return "plain"  # defined in a class that is not a tool: it returns str
         if complete:
             return "plain"
+        for ancestor in self._external_ancestors(cls, local, self._names):
+            known = self.cross.results.get(f"{ancestor}.{name}")
+            if known is not None:
+                return "result" if known else "plain"
         via = "super()" if skip_own else "self"
         return (
             f"unknown:returns `{via}.{name}(...)`, a tool method not defined in this module: "
             "cannot tell whether it returns a ToolResult after the migration"
         )
+
+    def _external_ancestors(
+        self, cls: _Class, local: dict[str, _Class], names: ModuleNames
+    ) -> Iterator[str]:
+        """The ancestors of `cls` in other modules, nearest first, as the index knows them."""
+        lineage, _ = _lineage(cls, local, skip_own=False)
+        for owner in lineage:
+            for base in _base_exprs(owner.node):
+                if isinstance(base, cst.Name) and base.value in local:
+                    continue
+                target = names.resolve(base, local)
+                if target is not None:
+                    yield target
+                    yield from self.cross.ancestors(target)
 
     def _lines(
         self, tree: cst.Module, planned: list[_Method], methods: Iterable[str]
@@ -978,3 +1018,7 @@ def _tool_decorator(
             ):
                 return shape, index, ""
     return None
+
+
+def _dotted_name(module: str | None, qualname: str) -> str:
+    return f"{module}.{qualname}" if module else qualname
