@@ -18,6 +18,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from toolwire.codemods._common import (
     ModuleNames,
     ResultRef,
+    _is_docstring,
     _target_names,
     adapter_reference,
     def_lines,
@@ -565,8 +566,12 @@ class _Rewriter:
         ]
         if len(statements) != len(body.body):
             return node
-        inner = insert_imports(cst.Module(body=statements), [add], None, indented=True)
-        return node.with_changes(body=body.with_changes(body=inner.body))
+        inner = list(insert_imports(cst.Module(body=statements), [add], None, indented=True).body)
+        # Right under a function's docstring, an import takes no blank line (a module's does).
+        added = inner[1] if len(inner) > 1 and _is_docstring(inner[0]) else None
+        if isinstance(added, cst.SimpleStatementLine) and added not in statements:
+            inner[1] = added.with_changes(leading_lines=[])
+        return node.with_changes(body=body.with_changes(body=inner))
 
     def leave_return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
         in_except = self.plan._wrap.get(original_node)
