@@ -34,6 +34,7 @@ from toolwire.engine import module_name
 __all__ = ["ToolReturns"]
 
 _N = TypeVar("_N", bound=cst.CSTNode)
+_PENDING = "pending:"  # an `unknown:` another round of pass one may settle
 _STR = frozenset({"str", "builtins.str"})
 
 
@@ -46,6 +47,7 @@ class _Method:
     returns: list[tuple[cst.Return, bool]] = field(default_factory=list)  # (node, in except)
     shape: ClassShape | FunctionShape | None = None  # the framework shape that found it
     decorator: int = -1  # a function tool: the index of the framework's decorator
+    pending: bool = False  # skipped until another file of the run says what it returns
 
     @property
     def owner(self) -> str:
@@ -256,6 +258,12 @@ class ToolReturns:
             else:
                 self._judge(entry, names, local, results)
         _used_as_str(planned, classes)
+        if module and self.cross.classes:
+            for cls, use in _inherited_str_uses(classes, local, frozenset(shapes.methods)):
+                self.report.kept.setdefault(
+                    _dotted_name(module, cls.qualname),
+                    f"{cls.qualname} uses the `str` of the inherited `{use}`",
+                )
         self._settle(planned, local, names, results, methods)
         self._wire(planned, local, names)
         wanted_names = methods | {e.node.name.value for e in planned if e.cls is None}
@@ -267,7 +275,11 @@ class ToolReturns:
             if entry.cls is not None and module:
                 key = f"{_dotted_name(module, entry.cls.qualname)}.{entry.node.name.value}"
                 self.report.results[key] = entry.status != "skip"
-                if entry.status == "skip" and isinstance(entry.shape, ClassShape):
+                if (
+                    entry.status == "skip"
+                    and isinstance(entry.shape, ClassShape)
+                    and not entry.pending
+                ):
                     self.report.kept.setdefault(
                         key.rpartition(".")[0], f"{event.name}: {entry.reason}"
                     )
@@ -336,7 +348,8 @@ class ToolReturns:
                     assert node.value is not None
                     kind = self._classify(node.value, entry, local, names, results, methods)
                     if kind.startswith("unknown:"):
-                        entry.status, entry.reason = "skip", kind[8:]
+                        entry.pending = kind.startswith(_PENDING)
+                        entry.status, entry.reason = "skip", kind.removeprefix(_PENDING)[8:]
                         changed = True
                         break
                     if kind == "plain" and not in_except and _marked(node.value, markers):
@@ -440,13 +453,16 @@ class ToolReturns:
                 return "plain"  # defined in a class that is not a tool: it returns str
         if complete:
             return "plain"
+        pending = False
         for ancestor in self._external_ancestors(cls, local, self._names):
             known = self.cross.results.get(f"{ancestor}.{name}")
             if known is not None:
                 return "result" if known else "plain"
+            pending = pending or ancestor in self.cross.classes
         via = "super()" if skip_own else "self"
         return (
-            f"unknown:returns `{via}.{name}(...)`, a tool method not defined in this module: "
+            f"{_PENDING if pending else ''}unknown:returns `{via}.{name}(...)`, "
+            "a tool method not defined in this module: "
             "cannot tell whether it returns a ToolResult after the migration"
         )
 
@@ -1027,3 +1043,33 @@ def _tool_decorator(
 
 def _dotted_name(module: str | None, qualname: str) -> str:
     return f"{module}.{qualname}" if module else qualname
+
+
+def _inherited_str_uses(
+    classes: list[_Class], local: dict[str, _Class], methods: frozenset[str]
+) -> Iterator[tuple[_Class, str]]:
+    """`self.m` / `super().m` of a tool method the class inherits from another module,
+    used other than by returning it: the base must not start returning ToolResults."""
+    for cls in classes:
+        lineage, complete = _lineage(cls, local, skip_own=False)
+        if complete:
+            continue
+        defined = {
+            s.name.value
+            for owner in lineage
+            for s in owner.node.body.body
+            if isinstance(s, cst.FunctionDef)
+        }
+        inherited = methods - defined
+        if not inherited:
+            continue
+        for statement in cls.node.body.body:
+            if not isinstance(statement, cst.FunctionDef):
+                continue
+            params = [*statement.params.posonly_params, *statement.params.params]
+            me = params[0].name.value if params else None
+            returned = _returned_calls(statement)
+            for use in _attribute_uses(statement.body, me, inherited):
+                if id(use) not in returned:
+                    yield cls, f"{use.attr.value}"
+                    break
