@@ -481,7 +481,62 @@ CREWAI = Case(
 )
 
 
-CASES = [LANGCHAIN, MCP, AGENTS, PYDANTIC_AI, SMOLAGENTS, CREWAI]
+# -- LlamaIndex: `FunctionTool.call`, and the description and schema the model is shown ------
+
+
+def _llamaindex(modules: list[ModuleType], name: str, args: dict[str, Any]) -> Seen:
+    from llama_index.core.tools import FunctionTool
+
+    tool = next(
+        t
+        for m in modules
+        for v in vars(m).values()
+        for t in (v if isinstance(v, list) else [v])
+        if isinstance(t, FunctionTool) and t.metadata.name == name
+    )
+    output = tool.call(**args)
+    shown = json.dumps(tool.metadata.get_parameters_dict(), sort_keys=True)
+    text = f"{output.content}\n[description] {tool.metadata.description}\n[schema] {shown}"
+    return text, bool(output.is_error)
+
+
+LLAMAINDEX = Case(
+    "llamaindex",
+    {
+        "li_tools.py": '''
+            from llama_index.core.tools import FunctionTool
+
+
+            def multiply(a: int, b: int) -> str:
+                """Multiply two integers."""
+                return str(a * b)
+
+
+            def lookup(key: str) -> str:
+                """Look a key up."""
+                if key == "missing":
+                    return f"Error: no key {key}"
+                return key.upper()
+
+
+            TOOLS = [
+                FunctionTool.from_defaults(fn=multiply),
+                FunctionTool.from_defaults(lookup, name="look"),
+            ]
+        ''',
+    },
+    [
+        ("multiply", {"a": 6, "b": 7}, False),
+        ("look", {"key": "k"}, False),
+        ("look", {"key": "missing"}, True),
+    ],
+    _llamaindex,
+    migrated=2,
+    error_wraps_text=False,
+)
+
+
+CASES = [LANGCHAIN, MCP, AGENTS, PYDANTIC_AI, SMOLAGENTS, CREWAI, LLAMAINDEX]
 _IMPORTS = {
     "langchain": "langchain_core",
     "mcp": "mcp",
@@ -489,6 +544,7 @@ _IMPORTS = {
     "pydantic-ai": "pydantic_ai",
     "crewai": "crewai",
     "smolagents": "smolagents",
+    "llamaindex": "llama_index.core",
 }
 _counter = iter(range(10_000))
 
@@ -514,11 +570,7 @@ def _migrate(root: Path, *options: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.framework for c in CASES])
 def test_migrated_tools_give_the_model_the_same_text(case: Case, tmp_path: Path) -> None:
-    pytest.importorskip(
-        {"openai-agents": "agents", "pydantic-ai": "pydantic_ai"}.get(
-            case.framework, case.framework
-        ).replace("langchain", "langchain_core")
-    )
+    pytest.importorskip(_IMPORTS[case.framework])
     root = tmp_path / case.framework
     root.mkdir()
     (root / "pyproject.toml").write_text(

@@ -165,6 +165,8 @@ class ToolReturns:
         self._adapters: dict[str, ResultRef] = {}  # adapter dotted name -> how to spell it
         self._local_import: set[cst.FunctionDef] = set()
         self._names = ModuleNames(None, False)
+        self._factories: list[tuple[cst.Call, FunctionShape]] = []
+        self._factory_of: dict[cst.Call, cst.FunctionDef] = {}
 
     def run(self, tree: cst.Module, filename: str = "", source: str | None = None) -> cst.Module:
         self.reset(filename, source)
@@ -191,6 +193,15 @@ class ToolReturns:
             self._adapters[adapter] = adapter_reference(names, adapter)
         _mark_path(tree, self._targets, self._path)
         tree = _Rewriter(self).rewrite(tree)
+        swaps: dict[cst.Call, cst.Attribute] = {}
+        for call, shape in self._factories:
+            if self._targets.get(self._factory_of[call]) is None:
+                continue  # its function was skipped: the call stays the framework's
+            factory = _dotted_expr(self._adapters[shape.adapter].expression)
+            assert isinstance(call.func, cst.Attribute)
+            swaps[call] = call.func.with_changes(value=factory)
+        if swaps:
+            tree = tree.visit(_SwapCalls(swaps))
         added = [r.add_import for r in (ref, *self._adapters.values()) if r.add_import]
         return insert_imports(tree, added, names.module) if added else tree
 
@@ -257,6 +268,17 @@ class ToolReturns:
                 entry.status, entry.reason = "skip", reason
             else:
                 self._judge(entry, names, local, results)
+        if any(f.factories for f in shapes.functions):
+            for function, fshape, calls, reason in _factory_tools(tree, names, shapes.functions):
+                entry = _Method(function, None, shape=fshape)
+                planned.append(entry)
+                for call in calls:
+                    self._factories.append((call, fshape))
+                    self._factory_of[call] = function
+                if reason:
+                    entry.status, entry.reason = "skip", reason
+                else:
+                    self._judge(entry, names, local, results)
         _used_as_str(planned, classes)
         if module and self.cross.classes:
             for cls, use in _inherited_str_uses(classes, local, frozenset(shapes.methods)):
@@ -535,7 +557,7 @@ class _Rewriter:
                 returns=returns
             )
             entry = plan._targets[node]
-            if isinstance(entry.shape, FunctionShape):
+            if isinstance(entry.shape, FunctionShape) and entry.decorator >= 0:
                 function = self.decorate(function, entry.shape, entry.decorator)
             if node in plan._local_import:
                 function = self.import_inside(function)
@@ -1073,3 +1095,61 @@ def _inherited_str_uses(
                 if id(use) not in returned:
                     yield cls, f"{use.attr.value}"
                     break
+
+
+_FactoryTool = tuple[cst.FunctionDef, FunctionShape, list[cst.Call], str]
+
+
+def _factory_tools(
+    tree: cst.Module, names: ModuleNames, shapes: Sequence[FunctionShape]
+) -> list[_FactoryTool]:
+    """Module-level functions handed to a framework factory (`FunctionTool.from_defaults(fn=f)`).
+
+    The function is migrated and the factory swapped for the adapter's only when every
+    use of its name is such a hand-over: anywhere else it would get a ToolResult.
+    """
+    functions = {s.name.value: s for s in _flat(tree.body) if isinstance(s, cst.FunctionDef)}
+    handed: dict[str, list[tuple[cst.Call, FunctionShape, cst.Name]]] = {}
+    uses: dict[str, int] = {}
+    stack: list[cst.CSTNode] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name) and node.value in functions:
+            uses[node.value] = uses.get(node.value, 0) + 1
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            target = names.resolve(node.func)
+            shape = next((f for f in shapes if target in f.factories), None)
+            for arg in node.args if shape is not None else ():
+                keyword = arg.keyword.value if arg.keyword is not None else None
+                first = arg is node.args[0] and keyword is None and not arg.star
+                value = arg.value
+                if (first or keyword in ("fn", "async_fn")) and isinstance(value, cst.Name):
+                    if value.value in functions:
+                        assert shape is not None
+                        handed.setdefault(value.value, []).append((node, shape, value))
+        stack += _children(node)
+    found: list[_FactoryTool] = []
+    for name, calls in handed.items():
+        function = functions[name]
+        # The def's own name counts once; every other use must be a hand-over.
+        others = uses.get(name, 0) - 1 - len(calls)
+        reason = (
+            f"`{name}` is also used other than as the factory's function, "
+            "where it would get a ToolResult"
+            if others
+            else ""
+        )
+        found.append((function, calls[0][1], [c for c, _, _ in calls], reason))
+    return found
+
+
+class _SwapCalls(cst.CSTTransformer):
+    """Put the adapter in place of the framework's factory class, at the planned calls."""
+
+    def __init__(self, swaps: Mapping[cst.Call, cst.Attribute]) -> None:
+        super().__init__()
+        self.swaps = swaps
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = self.swaps.get(original_node)
+        return updated_node if func is None else updated_node.with_changes(func=func)
