@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from toolwire.config import presets
 
@@ -37,6 +37,7 @@ class FunctionShape:
     adapter: str
     wire: Wire
     local_import: bool
+    refuse: frozenset[str] = frozenset()  # decorator keywords the adapter does not take
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +96,9 @@ def shapes_for(names: tuple[str, ...]) -> Shapes:
                     frozenset(_strings(table, "attributes")),
                     frozenset(_strings(table, "factories")),
                     str(table["adapter"]),
-                    wire,  # type: ignore[arg-type]
+                    cast(Wire, wire),
                     bool(table.get("local-import", False)),
+                    frozenset(_strings(table, "refuse-keywords")),
                 )
             )
     return Shapes(tuple(classes), tuple(functions))

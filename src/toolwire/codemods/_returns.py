@@ -1036,7 +1036,10 @@ def _instances(body: Sequence[cst.BaseStatement], names: ModuleNames) -> dict[st
                     for name in _target_names(assign.target):
                         bind(name, target)
             elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                bind(small.target.value, names.resolve(small.annotation.annotation))
+                annotation = small.annotation.annotation
+                if isinstance(annotation, cst.Subscript):  # `Agent[Deps, str]`
+                    annotation = annotation.value
+                bind(small.target.value, names.resolve(annotation))
     return bound
 
 
@@ -1051,15 +1054,25 @@ def _tool_decorator(
         called = expr.func if isinstance(expr, cst.Call) else expr
         target = names.resolve(called)
         for shape in shapes:
+            refused = [
+                a.keyword.value
+                for a in (expr.args if isinstance(expr, cst.Call) else ())
+                if a.keyword is not None and a.keyword.value in shape.refuse
+            ]
+            reason = (
+                f"`{refused[0]}=` has no counterpart in the adapter: it stays the framework's"
+                if refused
+                else ""
+            )
             if target is not None and target in shape.decorators:
-                return shape, index, ""
+                return shape, index, reason
             if (
                 isinstance(called, cst.Attribute)
                 and called.attr.value in shape.attributes
                 and isinstance(called.value, cst.Name)
                 and bound.get(called.value.value) in shape.instances
             ):
-                return shape, index, ""
+                return shape, index, reason
     return None
 
 
