@@ -261,9 +261,20 @@ class ToolReturns:
             why = self.cross.blocked.get(_dotted_name(module, entry.cls.qualname))
             if why and entry.status == "migrate":
                 entry.status, entry.reason = "skip", why
-        for function, fshape, index, reason in _function_tools(tree, names, shapes.functions):
+        found = _function_tools(tree, names, shapes.functions)
+        # `@mcp.tool()` and `@agent.tool` hand the function back: a direct call of it in
+        # this module would get what the adapter returns.
+        kept = {f.name.value for f, shape, _, _ in found if shape.wire == "under"}
+        called = _name_uses(tree, kept) if kept else {}
+        for function, fshape, index, reason in found:
             entry = _Method(function, None, shape=fshape, decorator=index)
             planned.append(entry)
+            name = function.name.value
+            if not reason and fshape.wire == "under" and called.get(name, 0) > 1:
+                reason = (
+                    f"`{name}` is also used in this module, where it would get "
+                    "what the adapter returns"
+                )
             if reason:
                 entry.status, entry.reason = "skip", reason
             else:
@@ -1166,3 +1177,15 @@ class _SwapCalls(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = self.swaps.get(original_node)
         return updated_node if func is None else updated_node.with_changes(func=func)
+
+
+def _name_uses(tree: cst.Module, wanted: set[str]) -> dict[str, int]:
+    """How often each name occurs as a `Name` in the module (its `def` counts once)."""
+    counts: dict[str, int] = {}
+    stack: list[cst.CSTNode] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name) and node.value in wanted:
+            counts[node.value] = counts.get(node.value, 0) + 1
+        stack += _children(node)
+    return counts
