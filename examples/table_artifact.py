@@ -125,12 +125,13 @@ def new_records(text: str) -> str:
         "from toolwire import ToolArtifact, ToolResult\n",
         RECORDS,
     )
-    text = _replace_once(
-        text,
-        'return ToolResult.text(f"Error: cannot sort by',
-        'return ToolResult.error(f"Error: cannot sort by',
-        RECORDS,
-    )
+    if 'return ToolResult.error(f"Error: cannot sort by' not in text:  # migrate's error-markers
+        text = _replace_once(
+            text,
+            'return ToolResult.text(f"Error: cannot sort by',
+            'return ToolResult.error(f"Error: cannot sort by',
+            RECORDS,
+        )
     # The text-table helper goes: its rows are the artifact now.
     head, sep, tail = text.partition("        return ToolResult.text(self._format(rows))\n")
     if not sep or not tail.lstrip("\n").startswith("    def _format("):

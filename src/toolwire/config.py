@@ -77,6 +77,10 @@ class MessageSink:
     spec: str = ""
 
 
+# A returned string that starts with one of these is an error (a heuristic of migrate).
+DEFAULT_ERROR_MARKERS = ("Error", "ERROR", "error:", "Failed")
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     result_classes: tuple[str, ...] = ("toolwire.ToolResult",)
@@ -88,6 +92,7 @@ class Config:
     html_sinks: tuple[CallSink, ...] = ()
     seam: str = ""
     presets: tuple[str, ...] = ()
+    error_markers: tuple[str, ...] = DEFAULT_ERROR_MARKERS
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     source: Path | None = field(default=None, compare=False)
@@ -238,6 +243,7 @@ _KEYS = {
     "tool-bases",
     "wire-sinks",
     "presets",
+    "error-markers",
     "state-sinks",
     "html-sinks",
     "seam",
@@ -340,7 +346,14 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
     )
     if not result_classes:
         raise ConfigError(path, "result-class", "at least one result class is needed")
-    tool_methods = _str_list(path, "tool-methods", get("tool-methods", ["execute"]))
+    # A framework preset names its own tool methods; `execute` is the default without one.
+    framework = any(
+        {"class-tools", "function-tools"} & presets().get(n, {}).keys()
+        for n in _str_list(path, "presets", get("presets", []))
+    )
+    tool_methods = _str_list(
+        path, "tool-methods", get("tool-methods", [] if framework else ["execute"])
+    )
     for method in tool_methods:
         if not method.isidentifier():
             raise ConfigError(path, "tool-methods", f"{method!r} is not a method name")
@@ -367,6 +380,7 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
         raise ConfigError(path, "seam", f"expected a string, got {seam!r}")
     if seam:
         _dotted(path, "seam", seam)
+    markers = _str_list(path, "error-markers", get("error-markers", list(DEFAULT_ERROR_MARKERS)))
     select = _codes(path, "select", get("select", []))
     ignore = _codes(path, "ignore", get("ignore", []))
     return Config(
@@ -379,6 +393,7 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
         html_sinks=html,
         seam=seam,
         presets=preset_names,
+        error_markers=markers,
         select=select,
         ignore=ignore,
         source=path,

@@ -107,7 +107,7 @@ def test_crlf_stays_crlf_including_the_added_import() -> None:
     )
 
 
-def test_import_goes_after_the_shebang_comments_docstring_and_imports() -> None:
+def test_import_goes_to_the_third_party_section_after_shebang_docstring_and_stdlib() -> None:
     source = (
         '#!/usr/bin/env python\n# header\n"""Doc."""\nimport os\n\n'
         "class T:\n    def execute(self) -> str:\n        return os.sep\n"
@@ -115,7 +115,7 @@ def test_import_goes_after_the_shebang_comments_docstring_and_imports() -> None:
     out, _ = tool_returns(source)
     assert out.startswith(
         '#!/usr/bin/env python\n# header\n"""Doc."""\n'
-        "import os\nfrom toolwire import ToolResult\n\nclass T:"
+        "import os\n\nfrom toolwire import ToolResult\n\nclass T:"
     )
 
 

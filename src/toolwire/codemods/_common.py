@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -267,15 +268,17 @@ def result_reference(names: ModuleNames, result_class: str, *, runtime: bool) ->
 
 
 def import_statement(add: tuple[str, str | None]) -> cst.SimpleStatementLine:
+    """`import module`, or `from module import a, b as c` for the names `"a, b as c"`."""
     module, name = add
     target = _attribute_chain(module)
     if name is None:
         return cst.SimpleStatementLine([cst.Import([cst.ImportAlias(target)])])
-    imported, _, alias = name.partition(" as ")
-    asname = cst.AsName(cst.Name(alias)) if alias else None
-    return cst.SimpleStatementLine(
-        [cst.ImportFrom(module=target, names=[cst.ImportAlias(cst.Name(imported), asname)])]
-    )
+    aliases = []
+    for one in name.split(", "):
+        imported, _, alias = one.partition(" as ")
+        asname = cst.AsName(cst.Name(alias)) if alias else None
+        aliases.append(cst.ImportAlias(cst.Name(imported), asname))
+    return cst.SimpleStatementLine([cst.ImportFrom(module=target, names=aliases)])
 
 
 def _attribute_chain(name: str) -> cst.Name | cst.Attribute:
@@ -284,6 +287,9 @@ def _attribute_chain(name: str) -> cst.Name | cst.Attribute:
     for part in rest:
         node = cst.Attribute(node, cst.Name(part))
     return node
+
+
+_BLANK = cst.EmptyLine()
 
 
 def _is_docstring(statement: cst.BaseStatement) -> bool:
@@ -301,7 +307,9 @@ def _is_import_line(statement: cst.BaseStatement) -> bool:
     )
 
 
-def insert_import(tree: cst.Module, add: tuple[str, str | None]) -> cst.Module:
+def insert_import(
+    tree: cst.Module, add: tuple[str, str | None], blank: cst.EmptyLine = _BLANK
+) -> cst.Module:
     """Put the import after the docstring, `__future__` imports and the leading import block."""
     body = list(tree.body)
     index = 0
@@ -312,13 +320,13 @@ def insert_import(tree: cst.Module, add: tuple[str, str | None]) -> cst.Module:
     new = import_statement(add)
     after_docstring = index == 1 and _is_docstring(body[0])
     if after_docstring:
-        new = new.with_changes(leading_lines=[cst.EmptyLine()])
+        new = new.with_changes(leading_lines=[blank])
     if index < len(body) and not _is_import_line(body[index]):
         following = body[index]
         leading = list(following.leading_lines)
         if not leading or leading[0].comment is not None:
-            blank = 2 if isinstance(following, cst.ClassDef | cst.FunctionDef) else 1
-            body[index] = following.with_changes(leading_lines=[cst.EmptyLine()] * blank + leading)
+            count = 2 if isinstance(following, cst.ClassDef | cst.FunctionDef) else 1
+            body[index] = following.with_changes(leading_lines=[blank] * count + leading)
     body.insert(index, new)
     return tree.with_changes(body=body)
 
@@ -336,3 +344,138 @@ def def_lines(text: str, names: Iterable[str]) -> dict[str, list[int]]:
         last = match.start()
         found.setdefault(match[1], []).append(line)
     return found
+
+
+def adapter_reference(names: ModuleNames, target: str) -> ResultRef:
+    """How the module spells an adapter (`result_tool`, `ToolResultTool`), and its import.
+
+    An import the module already has is reused; a name the module uses for something else
+    gets the adapter as `result_<name>`.
+    """
+    module, _, name = target.rpartition(".")
+    for local, bindings in names.bindings.items():
+        if any(not b.is_module and b.target == target and not b.type_checking for b in bindings):
+            return ResultRef(local)
+    alias = f"toolwire_{name}" if name.startswith("result") else f"result_{name}"
+    for local in (name, alias):
+        if local not in names.other and local not in names.bindings:
+            return ResultRef(local, (module, name if local == name else f"{name} as {local}"))
+    return ResultRef(target, (module, None))
+
+
+# -- import placement, as isort and ruff's `I` rules sort (sections, then module names) ----
+
+_FUTURE, _STDLIB, _THIRD, _FIRST = range(4)
+
+
+def _import_of(statement: cst.BaseStatement) -> tuple[str, bool, bool] | None:
+    """(module, is `from`, is relative) of an import line, else None."""
+    if not _is_import_line(statement):
+        return None
+    assert isinstance(statement, cst.SimpleStatementLine)
+    small = statement.body[0]
+    if isinstance(small, cst.Import):
+        return _module_dotted(small.names[0].name), False, False
+    assert isinstance(small, cst.ImportFrom)
+    module = _module_dotted(small.module) if small.module is not None else ""
+    return module, True, bool(small.relative)
+
+
+def _section(module: str, relative: bool, own: str | None) -> int:
+    head = module.partition(".")[0]
+    if module == "__future__":
+        return _FUTURE
+    if relative or (own is not None and head == own):
+        return _FIRST
+    if head in sys.stdlib_module_names:
+        return _STDLIB
+    return _THIRD
+
+
+def _sort_key(module: str, is_from: bool) -> tuple[bool, str]:
+    return (is_from, module.lower())
+
+
+def insert_imports(
+    tree: cst.Module,
+    adds: Sequence[tuple[str, str | None]],
+    module: str | None,
+    *,
+    indented: bool = False,
+) -> cst.Module:
+    """Add imports where isort would: the third-party section, sorted by module name.
+
+    Names from one module share one `from` line, ordered as ruff orders them (classes,
+    then functions). The third-party section is the file's first block of imports that
+    are neither `__future__`, the standard library nor the module's own package; without
+    one, a block is opened after the standard library's. A module with no leading imports
+    gets them after its docstring. `indented`: `tree` stands for a function's body.
+    """
+    own = module.partition(".")[0] if module else None
+    blank = cst.EmptyLine(indent=not indented)
+    merged: dict[tuple[str, bool], list[str]] = {}
+    aliased: list[tuple[str, str | None]] = []  # ruff keeps `as` imports on lines of their own
+    for target, name in adds:
+        if name is not None and " as " in name:
+            aliased.append((target, name))
+        else:
+            merged.setdefault((target, name is not None), []).extend([name] if name else [])
+    ordered = sorted(merged.items(), key=lambda item: _sort_key(item[0][0], item[0][1]))
+    for (target, is_from), names in ordered:
+        joined = ", ".join(sorted(dict.fromkeys(names), key=_name_key)) if is_from else None
+        tree = _insert_one(tree, (target, joined), own, blank)
+    for add in aliased:
+        tree = _insert_one(tree, add, own, blank)
+    return tree
+
+
+def _name_key(name: str) -> tuple[int, str]:
+    bare = name.partition(" as ")[0]
+    kind = 0 if bare.isupper() else 1 if bare[:1].isupper() else 2
+    return kind, bare
+
+
+def _insert_one(
+    tree: cst.Module, add: tuple[str, str | None], own: str | None, blank: cst.EmptyLine
+) -> cst.Module:
+    body = list(tree.body)
+    start = 1 if body and _is_docstring(body[0]) else 0
+    end = start
+    while end < len(body) and _is_import_line(body[end]):
+        end += 1
+    if end == start:
+        return insert_import(tree, add, blank)
+    key = _sort_key(add[0], add[1] is not None)
+    new = import_statement(add)
+    # Blocks of imports, as blank lines (or comments) separate them.
+    groups: list[list[tuple[int, int, tuple[bool, str]]]] = []
+    for index in range(start, end):
+        found = _import_of(body[index])
+        assert found is not None
+        line = (index, _section(found[0], found[2], own), _sort_key(found[0], found[1]))
+        if not groups or (index > start and body[index].leading_lines):
+            groups.append([])
+        groups[-1].append(line)
+    third = next((g for g in groups if any(sec == _THIRD for _, sec, _ in g)), None)
+    if third is not None:
+        at = next((i for i, _, k in third if k > key), third[-1][0] + 1)
+        if at <= third[-1][0]:
+            # Inserted before a line of the block: it takes that line's leading blanks.
+            following = body[at]
+            new = new.with_changes(leading_lines=following.leading_lines)
+            body[at] = following.with_changes(leading_lines=[])
+        body.insert(at, new)
+        return tree.with_changes(body=body)
+    before = [i for g in groups for i, sec, _ in g if sec in (_FUTURE, _STDLIB)]
+    at = before[-1] + 1 if before else start
+    if at > start or start == 1:
+        new = new.with_changes(leading_lines=[blank])
+    if at < len(body):
+        following = body[at]
+        if not any(line.comment is None for line in following.leading_lines):
+            count = 2 if isinstance(following, cst.ClassDef | cst.FunctionDef) else 1
+            body[at] = following.with_changes(
+                leading_lines=[blank] * count + list(following.leading_lines)
+            )
+    body.insert(at, new)
+    return tree.with_changes(body=body)

@@ -24,8 +24,13 @@ class MethodEvent:
     method: str
     reason: str = ""
 
+    @property
+    def name(self) -> str:
+        """`Class.method`, or a function tool's name."""
+        return f"{self.cls}.{self.method}" if self.cls else self.method
+
     def as_text(self) -> str:
-        return f"{self.path}:{self.line}: {self.cls}.{self.method}: {self.reason}"
+        return f"{self.path}:{self.line}: {self.name}: {self.reason}"
 
 
 @dataclass(slots=True)
@@ -34,7 +39,12 @@ class ToolReturnsReport:
     skipped: list[MethodEvent] = field(default_factory=list)
     text: int = 0
     error: int = 0
+    marked: int = 0  # of `error`: returns made errors by their text (`error-markers`)
     known_tools: set[str] = field(default_factory=set)  # dotted names of tool classes
+    # For the other files of the run (`_crossfile`), by dotted name:
+    wired: set[str] = field(default_factory=set)  # classes the adapter base now wraps
+    results: dict[str, bool] = field(default_factory=dict)  # `Class.method`: returns a result
+    kept: dict[str, str] = field(default_factory=dict)  # class -> a tool method left as is
 
 
 def span_of(finding: Finding) -> Span:

@@ -7,7 +7,7 @@ does not pay for importing `libcst.codemod` and its matchers.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar, cast
@@ -15,8 +15,18 @@ from typing import TypeVar, cast
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from toolwire.codemods._common import ModuleNames, def_lines, insert_import
+from toolwire.codemods._common import (
+    ModuleNames,
+    ResultRef,
+    _is_docstring,
+    _target_names,
+    adapter_reference,
+    def_lines,
+    insert_imports,
+)
 from toolwire.codemods._common import result_reference as _result_reference
+from toolwire.codemods._crossfile import CrossFile
+from toolwire.codemods._frameworks import ClassShape, FunctionShape, shapes_for
 from toolwire.codemods._reports import MethodEvent, ToolReturnsReport
 from toolwire.config import Config
 from toolwire.engine import module_name
@@ -24,16 +34,24 @@ from toolwire.engine import module_name
 __all__ = ["ToolReturns"]
 
 _N = TypeVar("_N", bound=cst.CSTNode)
+_PENDING = "pending:"  # an `unknown:` another round of pass one may settle
 _STR = frozenset({"str", "builtins.str"})
 
 
 @dataclass(slots=True)
 class _Method:
     node: cst.FunctionDef
-    cls: _Class
+    cls: _Class | None  # None: a function tool
     status: str = "migrate"  # migrate | already | skip
     reason: str = ""
     returns: list[tuple[cst.Return, bool]] = field(default_factory=list)  # (node, in except)
+    shape: ClassShape | FunctionShape | None = None  # the framework shape that found it
+    decorator: int = -1  # a function tool: the index of the framework's decorator
+    pending: bool = False  # skipped until another file of the run says what it returns
+
+    @property
+    def owner(self) -> str:
+        return self.cls.qualname if self.cls is not None else ""
 
 
 @dataclass(slots=True)
@@ -127,8 +145,9 @@ def _has_yield(root: cst.CSTNode) -> bool:
 class ToolReturns:
     """One migration plan per module; `run()` may be called for module after module."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, cross: CrossFile | None = None) -> None:
         self.config = config
+        self.cross = cross or CrossFile()
         self.reset("", None)
 
     def reset(self, filename: str, source: str | None) -> None:
@@ -141,6 +160,13 @@ class ToolReturns:
         self._kinds: dict[int, str] = {}
         self._path: set[int] = set()  # ids of the statements and blocks above a target
         self._ref = ""
+        self._marked: set[cst.Return] = set()  # errors by their text (`error-markers`)
+        self._bases: dict[cst.ClassDef, tuple[int, ClassShape]] = {}  # index -1: put first
+        self._adapters: dict[str, ResultRef] = {}  # adapter dotted name -> how to spell it
+        self._local_import: set[cst.FunctionDef] = set()
+        self._names = ModuleNames(None, False)
+        self._factories: list[tuple[cst.Call, FunctionShape]] = []
+        self._factory_of: dict[cst.Call, cst.FunctionDef] = {}
 
     def run(self, tree: cst.Module, filename: str = "", source: str | None = None) -> cst.Module:
         self.reset(filename, source)
@@ -154,6 +180,7 @@ class ToolReturns:
         path = Path(filename) if filename else None
         module = module_name(path, config) if path is not None else None
         names = ModuleNames.of(tree, module, path is not None and path.name == "__init__.py")
+        self._names = names
         classes = list(_classes(tree.body, ""))
         self._plan(tree, names, classes, config)
         if not self._targets:
@@ -161,26 +188,36 @@ class ToolReturns:
         wraps = bool(self._wrap)
         ref = _result_reference(names, config.result_classes[0], runtime=wraps)
         self._ref = ref.expression
+        adapters = {e.shape.adapter for e in self._targets.values() if e.shape is not None}
+        for adapter in sorted(adapters):
+            self._adapters[adapter] = adapter_reference(names, adapter)
         _mark_path(tree, self._targets, self._path)
         tree = _Rewriter(self).rewrite(tree)
-        if ref.add_import is not None:
-            tree = insert_import(tree, ref.add_import)
-        return tree
+        swaps: dict[cst.Call, cst.Attribute] = {}
+        for call, shape in self._factories:
+            if self._targets.get(self._factory_of[call]) is None:
+                continue  # its function was skipped: the call stays the framework's
+            factory = _dotted_expr(self._adapters[shape.adapter].expression)
+            assert isinstance(call.func, cst.Attribute)
+            swaps[call] = call.func.with_changes(value=factory)
+        if swaps:
+            tree = tree.visit(_SwapCalls(swaps))
+        added = [r.add_import for r in (ref, *self._adapters.values()) if r.add_import]
+        return insert_imports(tree, added, names.module) if added else tree
 
     def _plan(
         self, tree: cst.Module, names: ModuleNames, classes: list[_Class], config: Config
     ) -> None:
         local = {c.node.name.value: c for c in classes if c.top_level}
         module = names.module
-        bases = frozenset(config.tool_bases)
         results = frozenset(config.result_classes)
-        methods = frozenset(config.tool_methods)
-        memo: dict[str, bool] = {}
+        shapes = shapes_for(config.presets)
+        generic = frozenset(config.tool_methods)
+        methods = generic | frozenset(shapes.methods)
+        memo: dict[tuple[frozenset[str], str], bool] = {}
 
-        def is_tool(cls: _Class, seen: frozenset[str] = frozenset()) -> bool:
-            if not bases:
-                return True
-            key = cls.qualname
+        def derives(cls: _Class, bases: frozenset[str], seen: frozenset[str] = frozenset()) -> bool:
+            key = (bases, cls.qualname)
             if key in memo:
                 return memo[key]
             own = f"{module}.{cls.qualname}" if module else cls.qualname
@@ -191,42 +228,108 @@ class ToolReturns:
                 target = names.resolve(base, local)
                 verdict = target in bases
                 name = base.value if isinstance(base, cst.Name) else None
-                if not verdict and name in local and name not in seen and name != key:
-                    verdict = is_tool(local[name], seen | {key})
+                if not verdict and name in local and name not in seen and name != cls.qualname:
+                    verdict = derives(local[name], bases, seen | {cls.qualname})
+                elif not verdict and target is not None and name not in local:
+                    verdict = self.cross.derives(target, bases)
             memo[key] = verdict
             return verdict
 
+        tool_bases = frozenset(config.tool_bases)
         planned: list[_Method] = []
         for cls in classes:
-            if not is_tool(cls):
+            wanted: dict[str, ClassShape | None] = {}
+            if generic and (not tool_bases or derives(cls, tool_bases)):
+                wanted = dict.fromkeys(generic)
+            for shape in shapes.classes:
+                if derives(cls, shape.bases):
+                    wanted.update(dict.fromkeys(shape.methods, shape))
+            if not wanted:
                 continue
             for statement in cls.node.body.body:
                 if not isinstance(statement, cst.FunctionDef):
                     continue
                 name = statement.name.value
-                if name not in methods:
+                if name not in wanted:
                     continue
-                entry = _Method(statement, cls)
+                entry = _Method(statement, cls, shape=wanted[name])
                 cls.methods.setdefault(name, entry)
                 planned.append(entry)
                 self._judge(entry, names, local, results)
+        for entry in planned:
+            assert entry.cls is not None
+            why = self.cross.blocked.get(_dotted_name(module, entry.cls.qualname))
+            if why and entry.status == "migrate":
+                entry.status, entry.reason = "skip", why
+        found = _function_tools(tree, names, shapes.functions)
+        # `@mcp.tool()` and `@agent.tool` hand the function back: a direct call of it in
+        # this module would get what the adapter returns.
+        kept = {f.name.value for f, shape, _, _ in found if shape.wire == "under"}
+        called = _name_uses(tree, kept) if kept else {}
+        for function, fshape, index, reason in found:
+            entry = _Method(function, None, shape=fshape, decorator=index)
+            planned.append(entry)
+            name = function.name.value
+            if not reason and fshape.wire == "under" and called.get(name, 0) > 1:
+                reason = (
+                    f"`{name}` is also used in this module, where it would get "
+                    "what the adapter returns"
+                )
+            if reason:
+                entry.status, entry.reason = "skip", reason
+            else:
+                self._judge(entry, names, local, results)
+        if any(f.factories for f in shapes.functions):
+            for function, fshape, calls, reason in _factory_tools(tree, names, shapes.functions):
+                entry = _Method(function, None, shape=fshape)
+                planned.append(entry)
+                for call in calls:
+                    self._factories.append((call, fshape))
+                    self._factory_of[call] = function
+                if reason:
+                    entry.status, entry.reason = "skip", reason
+                else:
+                    self._judge(entry, names, local, results)
+        _used_as_str(planned, classes)
+        if module and self.cross.classes:
+            for cls, use in _inherited_str_uses(classes, local, frozenset(shapes.methods)):
+                self.report.kept.setdefault(
+                    _dotted_name(module, cls.qualname),
+                    f"{cls.qualname} uses the `str` of the inherited `{use}`",
+                )
         self._settle(planned, local, names, results, methods)
-        lines = self._lines(tree, planned, methods)
+        self._wire(planned, local, names)
+        wanted_names = methods | {e.node.name.value for e in planned if e.cls is None}
+        lines = self._lines(tree, planned, wanted_names)
         path = self.filename or "<unknown>"
         for entry in planned:
             line = lines.get(entry.node, 0)
-            event = MethodEvent(path, line, entry.cls.qualname, entry.node.name.value, entry.reason)
+            event = MethodEvent(path, line, entry.owner, entry.node.name.value, entry.reason)
+            if entry.cls is not None and module:
+                key = f"{_dotted_name(module, entry.cls.qualname)}.{entry.node.name.value}"
+                self.report.results[key] = entry.status != "skip"
+                if (
+                    entry.status == "skip"
+                    and isinstance(entry.shape, ClassShape)
+                    and not entry.pending
+                ):
+                    self.report.kept.setdefault(
+                        key.rpartition(".")[0], f"{event.name}: {entry.reason}"
+                    )
+                if entry.status == "migrate" and isinstance(entry.shape, ClassShape):
+                    self.report.wired.add(key.rpartition(".")[0])
             if entry.status == "skip":
                 self.report.skipped.append(event)
-                self.warnings.append(
-                    f"line {line}: skipped {event.cls}.{event.method}: {entry.reason}"
-                )
+                self.warnings.append(f"line {line}: skipped {event.name}: {entry.reason}")
                 continue
-            dotted_class = f"{module}.{entry.cls.qualname}" if module else entry.cls.qualname
-            self.report.known_tools.add(dotted_class)
+            if entry.cls is not None:
+                dotted_class = _dotted_name(module, entry.cls.qualname)
+                self.report.known_tools.add(dotted_class)
             if entry.status == "migrate":
                 self.report.migrated.append(event)
                 self._targets[entry.node] = entry
+                if entry.shape is not None and entry.shape.local_import:
+                    self._local_import.add(entry.node)
 
     def _judge(
         self,
@@ -264,11 +367,13 @@ class ToolReturns:
         methods: frozenset[str],
     ) -> None:
         """Decide which returns are already results; repeat while skips change the answer."""
+        markers = tuple(self.config.error_markers)
         changed = True
         while changed:
             changed = False
             self._wrap.clear()
             self._kinds.clear()
+            self._marked.clear()
             for entry in planned:
                 if entry.status != "migrate":
                     continue
@@ -276,13 +381,41 @@ class ToolReturns:
                     assert node.value is not None
                     kind = self._classify(node.value, entry, local, names, results, methods)
                     if kind.startswith("unknown:"):
-                        entry.status, entry.reason = "skip", kind[8:]
+                        entry.pending = kind.startswith(_PENDING)
+                        entry.status, entry.reason = "skip", kind.removeprefix(_PENDING)[8:]
                         changed = True
                         break
+                    if kind == "plain" and not in_except and _marked(node.value, markers):
+                        self._marked.add(node)
+                        in_except = True
                     if kind != "result":
                         self._wrap[node] = in_except
+            changed = _guard_wiring(planned, local) or changed
         self.report.text = sum(1 for e in self._wrap.values() if not e)
         self.report.error = sum(1 for e in self._wrap.values() if e)
+        self.report.marked = len(self._marked)
+
+    def _wire(self, planned: list[_Method], local: dict[str, _Class], names: ModuleNames) -> None:
+        """Where each migrated class gets its adapter base: the framework's place, or first."""
+        wired: dict[str, ClassShape] = {}
+        for entry in planned:
+            if entry.status == "migrate" and isinstance(entry.shape, ClassShape):
+                assert entry.cls is not None
+                wired.setdefault(entry.cls.qualname, entry.shape)
+        for qualname, shape in wired.items():
+            cls = next(e.cls for e in planned if e.cls is not None and e.cls.qualname == qualname)
+            ancestors, _ = _lineage(cls, local, skip_own=True)
+            if any(wired.get(a.qualname) == shape for a in ancestors):
+                continue  # it inherits the adapter from a class wired in this run
+            if any(a in self.cross.wired for a in self._external_ancestors(cls, local, names)):
+                continue  # ... from a class of another module wired in this run
+            index = -1
+            for position, arg in enumerate(cls.node.bases):
+                if arg.keyword is None and not arg.star:
+                    if names.resolve(arg.value, local) in shape.bases:
+                        index = position
+                        break
+            self._bases[cls.node] = (index, shape)
 
     def _classify(
         self,
@@ -326,10 +459,16 @@ class ToolReturns:
             if owner in results and func.attr.value in ("text", "error"):
                 return "result"
             called = func.attr.value
-            if called in methods and _is_self(func.value, entry):
-                return self._method_kind(entry.cls, called, local, skip_own=False)
-            if called in methods and _is_super(func.value):
-                return self._method_kind(entry.cls, called, local, skip_own=True)
+            cls = entry.cls
+            if called in methods and cls is not None and _is_self(func.value, entry):
+                return self._method_kind(cls, called, local, skip_own=False)
+            if called in methods and cls is not None and _is_super(func.value):
+                return self._method_kind(cls, called, local, skip_own=True)
+            if called in methods and _subscripted(func.value):
+                return (
+                    f"unknown:returns `...[...].{called}(...)`, a tool reached through a dict "
+                    "of tools: cannot tell whether it returns a ToolResult after the migration"
+                )
         elif names.resolve(func, local) in results:
             return "result"
         return "plain"
@@ -347,15 +486,37 @@ class ToolReturns:
                 return "plain"  # defined in a class that is not a tool: it returns str
         if complete:
             return "plain"
+        pending = False
+        for ancestor in self._external_ancestors(cls, local, self._names):
+            known = self.cross.results.get(f"{ancestor}.{name}")
+            if known is not None:
+                return "result" if known else "plain"
+            pending = pending or ancestor in self.cross.classes
         via = "super()" if skip_own else "self"
         return (
-            f"unknown:returns `{via}.{name}(...)`, a tool method not defined in this module: "
+            f"{_PENDING if pending else ''}unknown:returns `{via}.{name}(...)`, "
+            "a tool method not defined in this module: "
             "cannot tell whether it returns a ToolResult after the migration"
         )
 
+    def _external_ancestors(
+        self, cls: _Class, local: dict[str, _Class], names: ModuleNames
+    ) -> Iterator[str]:
+        """The ancestors of `cls` in other modules, nearest first, as the index knows them."""
+        lineage, _ = _lineage(cls, local, skip_own=False)
+        for owner in lineage:
+            for base in _base_exprs(owner.node):
+                if isinstance(base, cst.Name) and base.value in local:
+                    continue
+                target = names.resolve(base, local)
+                if target is not None:
+                    yield target
+                    yield from self.cross.ancestors(target)
+
     def _lines(
-        self, tree: cst.Module, planned: list[_Method], methods: frozenset[str]
+        self, tree: cst.Module, planned: list[_Method], methods: Iterable[str]
     ) -> dict[cst.FunctionDef, int]:
+        methods = frozenset(methods)
         if not planned:
             return {}
         text = self.source if self.source is not None else tree.code
@@ -403,8 +564,63 @@ class _Rewriter:
         if isinstance(node, cst.FunctionDef) and node in plan._targets:
             assert isinstance(updated, cst.FunctionDef) and updated.returns is not None
             returns = updated.returns.with_changes(annotation=self.annotation)
-            return cast(_N, updated.with_changes(returns=returns))
+            function: cst.FunctionDef = cst.ensure_type(updated, cst.FunctionDef).with_changes(
+                returns=returns
+            )
+            entry = plan._targets[node]
+            if isinstance(entry.shape, FunctionShape) and entry.decorator >= 0:
+                function = self.decorate(function, entry.shape, entry.decorator)
+            if node in plan._local_import:
+                function = self.import_inside(function)
+            return cast(_N, function)
+        if isinstance(node, cst.ClassDef) and node in plan._bases:
+            assert isinstance(updated, cst.ClassDef)
+            index, shape = plan._bases[node]
+            adapter = _dotted_expr(plan._adapters[shape.adapter].expression)
+            bases = list(updated.bases)
+            if index < 0:
+                bases.insert(0, cst.Arg(adapter))
+            else:
+                bases[index] = bases[index].with_changes(value=adapter)
+            return cast(_N, updated.with_changes(bases=bases))
         return updated
+
+    def decorate(self, node: cst.FunctionDef, shape: FunctionShape, index: int) -> cst.FunctionDef:
+        """Wire a function tool to its adapter, as the preset says."""
+        adapter = _dotted_expr(self.plan._adapters[shape.adapter].expression)
+        decorators = list(node.decorators)
+        found = decorators[index]
+        if shape.wire == "replace":
+            value = found.decorator
+            new = value.with_changes(func=adapter) if isinstance(value, cst.Call) else adapter
+            decorators[index] = found.with_changes(decorator=new)
+        else:
+            decorators.insert(index + 1, cst.Decorator(adapter))
+        return node.with_changes(decorators=decorators)
+
+    def import_inside(self, node: cst.FunctionDef) -> cst.FunctionDef:
+        """`from toolwire import ToolResult` as the body's first statement (smolagents)."""
+        body = node.body
+        if not isinstance(body, cst.IndentedBlock):
+            return node
+        module, _, name = self.plan.config.result_classes[0].rpartition(".")
+        ref = self.plan._ref
+        if "." in ref:
+            return node  # spelled through a module alias: that import is the module's own
+        add = (module, name if ref == name else f"{name} as {ref}")
+        statements = [
+            s
+            for s in body.body
+            if isinstance(s, cst.SimpleStatementLine | cst.BaseCompoundStatement)
+        ]
+        if len(statements) != len(body.body):
+            return node
+        inner = list(insert_imports(cst.Module(body=statements), [add], None, indented=True).body)
+        # Right under a function's docstring, an import takes no blank line (a module's does).
+        added = inner[1] if len(inner) > 1 and _is_docstring(inner[0]) else None
+        if isinstance(added, cst.SimpleStatementLine) and added not in statements:
+            inner[1] = added.with_changes(leading_lines=[])
+        return node.with_changes(body=body.with_changes(body=inner))
 
     def leave_return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
         in_except = self.plan._wrap.get(original_node)
@@ -476,8 +692,6 @@ def _annotation_target(
             node = cst.parse_expression(node.evaluated_value)  # type: ignore[arg-type]
         except (cst.ParserSyntaxError, TypeError):
             return None
-        target = names.resolve(node, local)
-        return None if target in _STR else target  # a quoted "str" is not exactly `str`
     return names.resolve(node, local)
 
 
@@ -607,3 +821,371 @@ def _classes(body: Sequence[cst.BaseStatement], prefix: str, top: bool = True) -
         elif isinstance(statement, cst.BaseCompoundStatement):
             for block in _blocks(statement):
                 yield from _classes(block, prefix, top)
+
+
+def _subscripted(receiver: cst.BaseExpression) -> bool:
+    """`tools[name]`, `self.tools[name]`: a tool picked out of a collection."""
+    while isinstance(receiver, cst.Attribute | cst.Call):
+        if isinstance(receiver, cst.Call):
+            receiver = receiver.func
+        else:
+            receiver = receiver.value
+        if isinstance(receiver, cst.Subscript):
+            return True
+    return isinstance(receiver, cst.Subscript)
+
+
+def _leading_text(value: cst.BaseExpression) -> str | None:
+    """The literal text a string expression starts with (an f-string's first literal part)."""
+    if isinstance(value, cst.SimpleString):
+        evaluated = value.evaluated_value
+        return evaluated if isinstance(evaluated, str) else None
+    if isinstance(value, cst.ConcatenatedString):
+        return _leading_text(value.left)
+    if isinstance(value, cst.FormattedString):
+        first = value.parts[0] if value.parts else None
+        return first.value if isinstance(first, cst.FormattedStringText) else None
+    return None
+
+
+def _marked(value: cst.BaseExpression, markers: Sequence[str]) -> bool:
+    """A returned string that starts with an error marker (a heuristic: `error-markers`)."""
+    text = _leading_text(value)
+    if not text:
+        return False
+    text = text.lstrip()
+    for marker in markers:
+        if text.startswith(marker):
+            rest = text[len(marker) :]
+            if not rest or not (rest[0].isalnum() or rest[0] == "_"):
+                return True
+    return False
+
+
+def _guard_wiring(planned: list[_Method], local: dict[str, _Class]) -> bool:
+    """An adapter base wraps every method it names in the class and its subclasses.
+
+    So a class is wired only when none of those methods, in it or in a subclass of this
+    module, is left unmigrated; otherwise its methods are skipped too. True if any was.
+    """
+    skipped: dict[tuple[str, ClassShape], list[_Method]] = {}
+    for entry in planned:
+        if entry.cls is not None and isinstance(entry.shape, ClassShape):
+            if entry.status == "skip":
+                skipped.setdefault((entry.cls.qualname, entry.shape), []).append(entry)
+    if not skipped:
+        return False
+    changed = False
+    for entry in planned:
+        if entry.status != "migrate" or entry.cls is None:
+            continue
+        shape = entry.shape
+        if not isinstance(shape, ClassShape):
+            continue
+        for cls in (entry.cls, *_descendants(entry.cls, local)):
+            blocking = skipped.get((cls.qualname, shape))
+            if blocking:
+                other = blocking[0]
+                entry.status = "skip"
+                entry.reason = (
+                    f"`{other.owner}.{other.node.name.value}` is not migrated, and the "
+                    "adapter base would wrap it too"
+                )
+                changed = True
+                break
+    return changed
+
+
+def _descendants(cls: _Class, local: dict[str, _Class]) -> list[_Class]:
+    found: list[_Class] = []
+    for other in local.values():
+        if other is cls:
+            continue
+        ancestors, _ = _lineage(other, local, skip_own=True)
+        if any(a is cls for a in ancestors):
+            found.append(other)
+    return found
+
+
+def _used_as_str(planned: list[_Method], classes: list[_Class]) -> None:
+    """Skip a tool method whose `str` its own class (or a subclass) uses other than by returning it.
+
+    `first = self._run(q); first.startswith(...)` or `run_in_executor(None, self._run, q)`
+    would get a ToolResult after the migration.
+    """
+    by_class: dict[int, dict[str, list[_Method]]] = {}
+    for entry in planned:
+        if entry.cls is not None and entry.status == "migrate":
+            by_class.setdefault(id(entry.cls.node), {}).setdefault(
+                entry.node.name.value, []
+            ).append(entry)
+    if not by_class:
+        return
+    entries = {e.node: e for e in planned}
+    for cls in classes:
+        names: dict[str, list[_Method]] = {}
+        for owner in [cls, *_ancestors_in(cls, classes)]:
+            for name, found in by_class.get(id(owner.node), {}).items():
+                names.setdefault(name, []).extend(found)
+        if not names:
+            continue
+        for statement in cls.node.body.body:
+            if not isinstance(statement, cst.FunctionDef):
+                continue
+            params = [*statement.params.posonly_params, *statement.params.params]
+            me = params[0].name.value if params else None
+            returned = _returned_calls(statement) if statement in entries else set()
+            for use in _attribute_uses(statement.body, me, frozenset(names)):
+                if id(use) in returned:
+                    continue
+                for entry in names[use.attr.value]:
+                    if entry.status == "migrate":
+                        entry.status = "skip"
+                        entry.reason = (
+                            f"`{cls.qualname}.{statement.name.value}` uses the `str` it "
+                            "returns; after the migration that would be a ToolResult"
+                        )
+
+
+def _ancestors_in(cls: _Class, classes: list[_Class]) -> list[_Class]:
+    local = {c.node.name.value: c for c in classes if c.top_level}
+    ancestors, _ = _lineage(cls, local, skip_own=True)
+    return ancestors
+
+
+def _returned_calls(func: cst.FunctionDef) -> set[int]:
+    """ids of `self.m` in `return self.m(...)` (also awaited or in a ternary branch)."""
+    found: set[int] = set()
+    for node, _ in _Scan.of(func, yields_possible=False).returns:
+        stack: list[cst.BaseExpression | None] = [node.value]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, cst.IfExp):
+                stack += [value.body, value.orelse]
+            elif isinstance(value, cst.Await):
+                stack.append(value.expression)
+            elif isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+                found.add(id(value.func))
+    return found
+
+
+def _attribute_uses(
+    root: cst.CSTNode, me: str | None, names: frozenset[str]
+) -> Iterator[cst.Attribute]:
+    stack: list[cst.CSTNode] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Attribute) and node.attr.value in names:
+            receiver = node.value
+            if (isinstance(receiver, cst.Name) and receiver.value == me) or _is_super(receiver):
+                yield node
+        stack += _children(node)
+
+
+_FunctionTool = tuple[cst.FunctionDef, FunctionShape, int, str]
+
+
+def _function_tools(
+    tree: cst.Module, names: ModuleNames, shapes: Sequence[FunctionShape]
+) -> list[_FunctionTool]:
+    """The functions a framework decorator makes tools, block by block (module, function bodies).
+
+    `@X.tool()` counts only where X is bound, in that block or an enclosing one, to a call
+    of the framework's class (`mcp = FastMCP(...)`) or annotated as one: never by its name.
+    """
+    if not any(s.decorators or s.attributes for s in shapes):
+        return []
+    found: list[_FunctionTool] = []
+    blocks: list[tuple[Sequence[cst.BaseStatement], dict[str, str | None]]] = [(tree.body, {})]
+    while blocks:
+        body, outer = blocks.pop()
+        bound = dict(outer)
+        bound.update(_instances(body, names))
+        for statement in _flat(body):
+            if not isinstance(statement, cst.FunctionDef):
+                continue
+            match = _tool_decorator(statement, names, shapes, bound)
+            if match is not None:
+                found.append((statement, *match))
+            if isinstance(statement.body, cst.IndentedBlock):
+                blocks.append((statement.body.body, bound))
+    return found
+
+
+def _flat(body: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:
+    """The statements of a block and of its `if`/`try`/`with` blocks, not of defs or classes."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, cst.BaseCompoundStatement) and not isinstance(
+            statement, cst.FunctionDef | cst.ClassDef
+        ):
+            for block in _blocks(statement):
+                yield from _flat(block)
+
+
+def _instances(body: Sequence[cst.BaseStatement], names: ModuleNames) -> dict[str, str | None]:
+    """Names bound in this block to a call of a class (`x = Cls(...)`, `x: Cls = ...`).
+
+    A name bound twice to different things maps to None.
+    """
+    bound: dict[str, str | None] = {}
+
+    def bind(name: str, target: str | None) -> None:
+        bound[name] = target if bound.get(name, target) == target else None
+
+    for statement in _flat(body):
+        if isinstance(statement, cst.FunctionDef | cst.ClassDef):
+            bind(statement.name.value, None)
+            continue
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Assign):
+                value = small.value
+                target = names.resolve(value.func) if isinstance(value, cst.Call) else None
+                for assign in small.targets:
+                    for name in _target_names(assign.target):
+                        bind(name, target)
+            elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                annotation = small.annotation.annotation
+                if isinstance(annotation, cst.Subscript):  # `Agent[Deps, str]`
+                    annotation = annotation.value
+                bind(small.target.value, names.resolve(annotation))
+    return bound
+
+
+def _tool_decorator(
+    func: cst.FunctionDef,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    bound: Mapping[str, str | None],
+) -> tuple[FunctionShape, int, str] | None:
+    for index, decorator in enumerate(func.decorators):
+        expr = decorator.decorator
+        called = expr.func if isinstance(expr, cst.Call) else expr
+        target = names.resolve(called)
+        for shape in shapes:
+            refused = [
+                a.keyword.value
+                for a in (expr.args if isinstance(expr, cst.Call) else ())
+                if a.keyword is not None and a.keyword.value in shape.refuse
+            ]
+            reason = (
+                f"`{refused[0]}=` has no counterpart in the adapter: it stays the framework's"
+                if refused
+                else ""
+            )
+            if target is not None and target in shape.decorators:
+                return shape, index, reason
+            if (
+                isinstance(called, cst.Attribute)
+                and called.attr.value in shape.attributes
+                and isinstance(called.value, cst.Name)
+                and bound.get(called.value.value) in shape.instances
+            ):
+                return shape, index, reason
+    return None
+
+
+def _dotted_name(module: str | None, qualname: str) -> str:
+    return f"{module}.{qualname}" if module else qualname
+
+
+def _inherited_str_uses(
+    classes: list[_Class], local: dict[str, _Class], methods: frozenset[str]
+) -> Iterator[tuple[_Class, str]]:
+    """`self.m` / `super().m` of a tool method the class inherits from another module,
+    used other than by returning it: the base must not start returning ToolResults."""
+    for cls in classes:
+        lineage, complete = _lineage(cls, local, skip_own=False)
+        if complete:
+            continue
+        defined = {
+            s.name.value
+            for owner in lineage
+            for s in owner.node.body.body
+            if isinstance(s, cst.FunctionDef)
+        }
+        inherited = methods - defined
+        if not inherited:
+            continue
+        for statement in cls.node.body.body:
+            if not isinstance(statement, cst.FunctionDef):
+                continue
+            params = [*statement.params.posonly_params, *statement.params.params]
+            me = params[0].name.value if params else None
+            returned = _returned_calls(statement)
+            for use in _attribute_uses(statement.body, me, inherited):
+                if id(use) not in returned:
+                    yield cls, f"{use.attr.value}"
+                    break
+
+
+_FactoryTool = tuple[cst.FunctionDef, FunctionShape, list[cst.Call], str]
+
+
+def _factory_tools(
+    tree: cst.Module, names: ModuleNames, shapes: Sequence[FunctionShape]
+) -> list[_FactoryTool]:
+    """Module-level functions handed to a framework factory (`FunctionTool.from_defaults(fn=f)`).
+
+    The function is migrated and the factory swapped for the adapter's only when every
+    use of its name is such a hand-over: anywhere else it would get a ToolResult.
+    """
+    functions = {s.name.value: s for s in _flat(tree.body) if isinstance(s, cst.FunctionDef)}
+    handed: dict[str, list[tuple[cst.Call, FunctionShape, cst.Name]]] = {}
+    uses: dict[str, int] = {}
+    stack: list[cst.CSTNode] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name) and node.value in functions:
+            uses[node.value] = uses.get(node.value, 0) + 1
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            target = names.resolve(node.func)
+            shape = next((f for f in shapes if target in f.factories), None)
+            for arg in node.args if shape is not None else ():
+                keyword = arg.keyword.value if arg.keyword is not None else None
+                first = arg is node.args[0] and keyword is None and not arg.star
+                value = arg.value
+                if (first or keyword in ("fn", "async_fn")) and isinstance(value, cst.Name):
+                    if value.value in functions:
+                        assert shape is not None
+                        handed.setdefault(value.value, []).append((node, shape, value))
+        stack += _children(node)
+    found: list[_FactoryTool] = []
+    for name, calls in handed.items():
+        function = functions[name]
+        # The def's own name counts once; every other use must be a hand-over.
+        others = uses.get(name, 0) - 1 - len(calls)
+        reason = (
+            f"`{name}` is also used other than as the factory's function, "
+            "where it would get a ToolResult"
+            if others
+            else ""
+        )
+        found.append((function, calls[0][1], [c for c, _, _ in calls], reason))
+    return found
+
+
+class _SwapCalls(cst.CSTTransformer):
+    """Put the adapter in place of the framework's factory class, at the planned calls."""
+
+    def __init__(self, swaps: Mapping[cst.Call, cst.Attribute]) -> None:
+        super().__init__()
+        self.swaps = swaps
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = self.swaps.get(original_node)
+        return updated_node if func is None else updated_node.with_changes(func=func)
+
+
+def _name_uses(tree: cst.Module, wanted: set[str]) -> dict[str, int]:
+    """How often each name occurs as a `Name` in the module (its `def` counts once)."""
+    counts: dict[str, int] = {}
+    stack: list[cst.CSTNode] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name) and node.value in wanted:
+            counts[node.value] = counts.get(node.value, 0) + 1
+        stack += _children(node)
+    return counts

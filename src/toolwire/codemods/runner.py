@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from toolwire import files, writes
+from toolwire.codemods._crossfile import CrossFile, index_module
+from toolwire.codemods._frameworks import shapes_for
 from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
 from toolwire.config import Config
 from toolwire.engine import batch_gc, check_tree, decode, module_name, parse
@@ -47,7 +49,11 @@ class FileOutcome:
     skipped: list[MethodEvent] = field(default_factory=list)
     text: int = 0
     error: int = 0
+    marked: int = 0  # of `error`: by an error marker in the returned text
     known_tools: set[str] = field(default_factory=set)
+    wired: set[str] = field(default_factory=set)
+    results: dict[str, bool] = field(default_factory=dict)
+    kept_tools: dict[str, str] = field(default_factory=dict)
     sinks: int = 0
     str_calls: int = 0
     review: list[Finding] = field(default_factory=list)
@@ -109,6 +115,7 @@ class Summary:
             "methods_migrated": len(self.items("migrated")),
             "returns_text": self.total("text"),
             "returns_error": self.total("error"),
+            "returns_error_by_marker": self.total("marked"),
             "sinks_moved": self.total("sinks"),
             "str_calls_moved": self.total("str_calls"),
             "migrated": [event(e) for e in self.items("migrated")],
@@ -130,6 +137,8 @@ class Summary:
         verb = {"write": "changed", "diff": "would change", "check": "would change"}[self.mode]
         lines = [f"{verb}: {o.path}" for o in self.changed]
         text, error = _n(self.total("text"), "return"), self.total("error")
+        by_marker = self.total("marked")
+        marked = f", {by_marker} of them by an error marker" if by_marker else ""
         sinks, calls = (
             _n(self.total("sinks"), "sink payload"),
             _n(self.total("str_calls"), "str() call"),
@@ -137,7 +146,8 @@ class Summary:
         lines.append(
             f"{_n(self.files_scanned, 'file')} scanned, {len(self.changed)} {verb}; "
             f"{_n(len(self.items('migrated')), 'method')} migrated "
-            f"({text} wrapped as text, {error} as error); {sinks} and {calls} moved to .content"
+            f"({text} wrapped as text, {error} as error{marked}); "
+            f"{sinks} and {calls} moved to .content"
         )
         skipped = self.items("skipped")
         if skipped:
@@ -184,10 +194,17 @@ class _Filters:
     @classmethod
     @functools.lru_cache(maxsize=64)
     def of(cls, config: Config, known_tools: frozenset[str] = frozenset()) -> _Filters:
-        methods = "|".join(re.escape(m) for m in config.tool_methods)
+        from toolwire.codemods._frameworks import shapes_for
+
+        shapes = shapes_for(config.presets)
+        all_methods = dict.fromkeys([*config.tool_methods, *shapes.methods])
+        methods = "|".join(re.escape(m) for m in all_methods)
         # No leading `\b`: a literal prefix lets `re` skip ahead fast; a false hit only costs
         # a parse, and the parse decides.
-        tools = re.compile(rf"def\s+(?:{methods})\b".encode()) if methods else None
+        parts = [rf"def\s+(?:{methods})\b"] if methods else []
+        if shapes.words:
+            parts.append(rf"\b(?:{'|'.join(re.escape(w) for w in shapes.words)})\b")
+        tools = re.compile("|".join(parts).encode()) if parts else None
         results = [c.rpartition(".")[2] for c in config.result_classes]
         sink_parts = [rf"{re.escape(s.target.rpartition('.')[2])}\s*\(" for s in config.wire_sinks]
         sink_parts += [rf"[\"']{re.escape(s.value)}[\"']" for s in config.message_sinks]
@@ -347,11 +364,13 @@ def _guarded(work: Callable[[FileOutcome], None], name: str) -> FileOutcome:
     return outcome
 
 
-def tool_returns_file(path: Path, config: Config) -> FileOutcome:
-    return _guarded(functools.partial(_tool_returns, path, config), str(path))
+def tool_returns_file(path: Path, config: Config, cross: CrossFile | None = None) -> FileOutcome:
+    return _guarded(functools.partial(_tool_returns, path, config, cross), str(path))
 
 
-def _tool_returns(path: Path, config: Config, outcome: FileOutcome) -> None:
+def _tool_returns(
+    path: Path, config: Config, cross: CrossFile | None, outcome: FileOutcome
+) -> None:
     from toolwire.codemods._returns import ToolReturns
 
     name = str(path)
@@ -369,11 +388,12 @@ def _tool_returns(path: Path, config: Config, outcome: FileOutcome) -> None:
     if tree is None:
         outcome.errors.append(problem or unreadable(name, "cannot parse"))
         return
-    migration = ToolReturns(config)
+    migration = ToolReturns(config, cross)
     new = migration.run(tree, name, text)
     report = migration.report
+    outcome.wired, outcome.results, outcome.kept_tools = report.wired, report.results, report.kept
     outcome.migrated, outcome.skipped = report.migrated, report.skipped
-    outcome.text, outcome.error = report.text, report.error
+    outcome.text, outcome.error, outcome.marked = report.text, report.error, report.marked
     outcome.known_tools = report.known_tools
     if new is not tree:
         code: str = new.code
@@ -583,8 +603,56 @@ def _worker_init(parent: int) -> None:
     batch_gc()
 
 
-def _pass_one(args: tuple[Path, Config]) -> FileOutcome:
+def _pass_one(args: tuple[Path, Config, CrossFile]) -> FileOutcome:
     return tool_returns_file(*args)
+
+
+def _index_one(args: tuple[Path, Config]) -> dict[str, tuple[str, ...]]:
+    path, config = args
+    if not shapes_for(config.presets).classes:
+        return {}
+    module = module_name(path, config)
+    data = _read(path)
+    if module is None or isinstance(data, Finding) or b"class" not in data:
+        return {}
+    return index_module(data, module, path.name == "__init__.py")
+
+
+_ROUNDS = 6
+
+
+def _settled_pass_one(
+    items: list[tuple[Path, Config]], jobs: int
+) -> tuple[list[FileOutcome], bool]:
+    """Pass one, repeated until what each file assumed about the others is what they did.
+
+    Each round's assumptions only grow the classes left as they are, so it settles in a
+    few rounds; one round does when no framework preset names class tools.
+    """
+    classes: dict[str, tuple[str, ...]] = {}
+    for found in _map(_index_one, items, jobs):
+        classes.update(found)
+    cross = CrossFile(classes)
+    for _ in range(_ROUNDS):
+        first = _map(_pass_one, [(p, c, cross) for p, c in items], jobs)
+        if not classes:
+            return first, True
+        wired = frozenset(w for o in first for w in o.wired)
+        results = {k: v for o in first for k, v in o.results.items()}
+        blocked = dict(cross.blocked)
+        for outcome in first:
+            for kept, why in outcome.kept_tools.items():
+                for ancestor in cross.ancestors(kept):
+                    if ancestor in wired and ancestor not in blocked:
+                        blocked[ancestor] = (
+                            f"its subclass {kept} keeps a tool method (`{why}`), "
+                            "and the adapter base would wrap that too"
+                        )
+        settled = CrossFile(classes, wired, results, blocked)
+        if settled == cross:
+            return first, True
+        cross = settled
+    return first, False
 
 
 def migrate_paths(
@@ -612,7 +680,13 @@ def migrate_paths(
     configs = [config_for(p) for p in listed]
     first: list[FileOutcome] = [FileOutcome(str(p)) for p in listed]
     if "tool-returns" in codemods:
-        first = _map(_pass_one, list(zip(listed, configs, strict=True)), jobs)
+        first, settled = _settled_pass_one(list(zip(listed, configs, strict=True)), jobs)
+        if not settled:
+            # Never write a half-agreed plan: report it, change nothing.
+            summary.errors.append(
+                unreadable(".", "cannot migrate: the plan across files did not settle")
+            )
+            return summary
     known = frozenset(t for o in first for t in o.known_tools)
     tasks = [
         _Finish(p, c, mode, "wire-content" in codemods, known, o.new_text, o.digest)
@@ -627,5 +701,6 @@ def migrate_paths(
         if two.kept:
             # The file was kept as it was: nothing it reports as migrated happened.
             one.migrated, one.text, one.error, one.sinks, one.str_calls = [], 0, 0, 0, 0
+            one.marked = 0
         summary.outcomes.append(one)
     return summary
