@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import pickle
-import subprocess
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -222,16 +220,6 @@ def test_function_agent_reads_content_only_and_keeps_errors() -> None:
 
 
 # --- packaging and docs -------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("module", ["toolwire", "toolwire.adapters"])
-def test_importing_toolwire_does_not_import_llama_index(module: str) -> None:
-    code = (
-        f"import sys, {module}\n"
-        "loaded = {'llama_index', 'pydantic', 'pydantic_core'} & set(sys.modules)\n"
-        "assert not loaded, loaded\n"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 BLOCKS = python_blocks("frameworks/llamaindex.md")

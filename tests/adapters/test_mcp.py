@@ -382,17 +382,6 @@ def test_raw_json_rpc_over_stdio() -> None:
     assert error == {"content": [{"type": "text", "text": "no data for Oslo"}], "isError": True}
 
 
-def test_toolwire_and_the_adapters_package_do_not_import_mcp() -> None:
-    code = (
-        "import sys, toolwire, toolwire.adapters\n"
-        "assert 'mcp' not in sys.modules, sorted(m for m in sys.modules if 'mcp' in m)\n"
-        "import toolwire.adapters.mcp\n"
-        "assert 'mcp' in sys.modules\n"
-    )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-
-
 def test_the_adapter_does_not_give_tool_result_a_string_form() -> None:
     result = table_result("Oslo")
     for stringify in (str, lambda r: format(r, ""), bytes):

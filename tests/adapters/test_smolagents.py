@@ -178,16 +178,6 @@ def test_to_dict_and_save_rebuild_a_result_tool(made: ResultTool, tmp_path: Path
     assert "toolwire" in (tmp_path / "requirements.txt").read_text(encoding="utf-8")
 
 
-def test_import_toolwire_does_not_import_smolagents() -> None:
-    code = (
-        "import sys, toolwire, toolwire.adapters\n"
-        "assert 'smolagents' not in sys.modules, 'smolagents'\n"
-        "import toolwire.adapters.smolagents\n"
-        "assert 'smolagents' in sys.modules\n"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
-
-
 PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```$", re.M | re.S)
 
 

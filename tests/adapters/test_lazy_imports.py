@@ -1,0 +1,43 @@
+"""`import toolwire` and `import toolwire.adapters` load no framework; an adapter loads its own."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+# adapter module -> the modules it brings in (none of which toolwire may load on its own)
+ADAPTERS = {
+    "crewai": {"crewai"},
+    "langchain": {"langchain_core"},
+    "llamaindex": {"llama_index"},
+    "mcp": {"mcp"},
+    "openai_agents": {"agents"},
+    "pydantic_ai": {"pydantic_ai"},
+    "smolagents": {"smolagents"},
+}
+NEVER_BY_TOOLWIRE = set().union(*ADAPTERS.values()) | {"langgraph", "pydantic", "pydantic_core"}
+
+
+def test_toolwire_and_the_adapters_package_load_no_framework() -> None:
+    code = (
+        "import sys, toolwire, toolwire.adapters\n"
+        f"loaded = {sorted(NEVER_BY_TOOLWIRE)!r}\n"
+        "loaded = [m for m in loaded if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize("adapter", sorted(ADAPTERS))
+def test_an_adapter_loads_its_framework(adapter: str) -> None:
+    code = (
+        "import sys, importlib\n"
+        f"importlib.import_module('toolwire.adapters.{adapter}')\n"
+        f"missing = [m for m in {sorted(ADAPTERS[adapter])!r} if m not in sys.modules]\n"
+        "assert not missing, missing\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
