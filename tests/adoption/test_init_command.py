@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -174,3 +175,127 @@ def test_dry_run_prints_and_writes_nothing(tmp_path: Path) -> None:
     assert "\n[tool.toolwire]\n" in done.stdout
     assert 'presets = ["anthropic"]' in done.stdout
     assert not (root / "pyproject.toml").exists()
+
+
+LANGCHAIN_TOOLS = """\
+from langchain_core.tools import BaseTool
+
+
+class ReadFile(BaseTool):
+    name: str = "read_file"
+    description: str = "Read a file."
+
+    def _run(self, path: str) -> str:
+        return path
+
+
+class CountLines(ReadFile):
+    name: str = "count_lines"
+    description: str = "Count lines."
+
+    def _run(self, path: str) -> str:
+        return "1"
+"""
+MCP_SERVER = """\
+import json
+
+if True:
+    from mcp.server.fastmcp import FastMCP
+
+server = FastMCP("notes")
+
+
+@server.tool()
+def read_note(name: str) -> str:
+    return json.dumps(name)
+"""
+PLAIN_TOOL = """\
+class Echo:
+    def execute(self, text: str) -> str:
+        return text
+"""
+
+
+def test_the_frameworks_imported_become_presets(tmp_path: Path) -> None:
+    root = write(
+        tmp_path / "p",
+        {
+            "app/__init__.py": "",
+            "app/lc.py": LANGCHAIN_TOOLS,
+            "app/server.py": MCP_SERVER,
+            "app/plain.py": PLAIN_TOOL,
+        },
+    )
+    done = toolwire("init", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert "frameworks (2):" in done.stdout
+    assert "app/lc.py:1: langchain: imports langchain_core.tools" in done.stdout
+    assert "app/server.py:4: mcp: imports mcp.server.fastmcp" in done.stdout
+    table = _table(root / "pyproject.toml")
+    assert table["presets"] == ["langchain", "mcp"]
+    # The preset finds the BaseTool subclasses (the subclass through its base in the
+    # tree): only the tool method no framework knows is named.
+    assert table["tool-methods"] == ["execute"]
+    assert table["tool-bases"] == []
+    text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert "#   app.lc.CountLines._run -> str  (app/lc.py:16)  [the framework preset" in text
+    assert "#   langchain: imports langchain_core.tools  (app/lc.py:1)" in text
+    # What init wrote is what migrate then runs on: every framework tool is wired.
+    migrated = toolwire("migrate", "--format", "json", ".", cwd=root)
+    assert migrated.returncode == 0, migrated.stderr
+    summary = json.loads(migrated.stdout)
+    done_methods = {(e["class"], e["method"]) for e in summary["migrated"]}
+    assert done_methods == {
+        ("ReadFile", "_run"),
+        ("CountLines", "_run"),
+        ("", "read_note"),
+        ("Echo", "execute"),
+    }
+    assert "ToolResultTool" in (root / "app/lc.py").read_text(encoding="utf-8")
+    assert "@result_tool" in (root / "app/server.py").read_text(encoding="utf-8")
+
+
+def test_only_real_imports_of_the_framework_count(tmp_path: Path) -> None:
+    root = write(
+        tmp_path / "p",
+        {
+            # The project's own `agents` and `mcp` packages are not the frameworks.
+            "agents/__init__.py": "def helper() -> None: ...\n",
+            "mcp/__init__.py": "",
+            "app/__init__.py": "",
+            "app/mcp.py": "",
+            "app/main.py": (
+                '"""Works with langchain_core and smolagents."""\n'
+                "# from crewai.tools import BaseTool\n"
+                "import agents\n"
+                "from mcp import tools\n"
+                "from . import mcp\n"
+                "from .mcp import server\n"
+                'NAME = "from pydantic_ai import Agent"\n'
+            ),
+            "app/plain.py": PLAIN_TOOL,
+        },
+    )
+    done = toolwire("init", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert "frameworks (0):" in done.stdout
+    table = _table(root / "pyproject.toml")
+    assert table["presets"] == []
+    assert table["tool-methods"] == ["execute"]
+
+
+def test_a_framework_only_project_names_no_tool_methods(tmp_path: Path) -> None:
+    root = write(
+        tmp_path / "p",
+        {
+            "lc.py": LANGCHAIN_TOOLS.replace(
+                "from langchain_core.tools import BaseTool", "import langchain_core.tools as lct"
+            ).replace("(BaseTool)", "(lct.BaseTool)")
+        },
+    )
+    done = toolwire("init", cwd=root)
+    assert done.returncode == 0, done.stderr
+    table = _table(root / "pyproject.toml")
+    assert table["presets"] == ["langchain"]
+    assert table["tool-methods"] == []
+    assert load_config(root / "pyproject.toml").tool_methods == ()
