@@ -27,6 +27,7 @@ from typing import Any, Literal, TypeVar
 
 from toolwire import files, writes
 from toolwire.codemods._crossfile import CrossFile, index_module
+from toolwire.codemods._dict_calls import dict_tool_calls
 from toolwire.codemods._frameworks import shapes_for
 from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
 from toolwire.config import Config
@@ -57,6 +58,7 @@ class FileOutcome:
     sinks: int = 0
     str_calls: int = 0
     review: list[Finding] = field(default_factory=list)
+    left: list[MethodEvent] = field(default_factory=list)  # call sites left for a person
     changed: bool = False
     kept: bool = False  # the file was left as it was because of an error
     raced: bool = False  # the file changed on disk during the run, and was left alone
@@ -121,6 +123,7 @@ class Summary:
             "migrated": [event(e) for e in self.items("migrated")],
             "skipped": [event(e) for e in self.items("skipped")],
             "left_for_review": [finding(f) for f in self.items("review")],
+            "left_for_a_person": [event(e) for e in self.items("left")],
             "errors": [finding(f) for f in self.all_errors],
             "changed_during_run": [o.path for o in self.raced],
             "skipped_symlinks": self.skipped_links,
@@ -159,6 +162,10 @@ class Summary:
                 f"left for review: {_n(len(review), 'sink payload')} the analysis cannot prove:"
             )
             lines += [f"  {f.as_text()}" for f in review]
+        left = self.items("left")
+        if left:
+            lines.append(f"left for a person: {_n(len(left), 'call site')} (unchanged):")
+            lines += [f"  {e.as_text()}" for e in left]
         if self.skipped_links:
             lines.append(f"not followed: {_n(len(self.skipped_links), 'symlink')} out of the tree:")
             lines += [f"  {link}" for link in self.skipped_links]
@@ -414,6 +421,7 @@ class _Finish:
     known_tools: frozenset[str]
     new_text: str | None
     digest: bytes | None  # of the bytes `new_text` was made from
+    migrated_methods: frozenset[str] = frozenset()  # class tool methods the run migrated
 
 
 def finish_file(task: _Finish) -> FileOutcome:
@@ -432,6 +440,7 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
     if task.digest is not None and _digest(data) != task.digest:
         _raced(outcome)
         return
+    outcome.left = dict_tool_calls(data, name, task.migrated_methods)
     filters = _Filters.of(config, task.known_tools)
     if task.new_text is None and not filters.wire_candidate(_bytes_text(data)):
         return
@@ -688,8 +697,9 @@ def migrate_paths(
             )
             return summary
     known = frozenset(t for o in first for t in o.known_tools)
+    methods = frozenset(e.method for o in first for e in o.migrated if e.cls)
     tasks = [
-        _Finish(p, c, mode, "wire-content" in codemods, known, o.new_text, o.digest)
+        _Finish(p, c, mode, "wire-content" in codemods, known, o.new_text, o.digest, methods)
         for p, c, o in zip(listed, configs, first, strict=True)
     ]
     second = _map(finish_file, tasks, jobs)
@@ -697,6 +707,7 @@ def migrate_paths(
         one.new_text = None
         one.errors += two.errors
         one.sinks, one.str_calls, one.review = two.sinks, two.str_calls, two.review
+        one.left = two.left
         one.changed, one.diff, one.raced = two.changed, two.diff, two.raced
         if two.kept:
             # The file was kept as it was: nothing it reports as migrated happened.
