@@ -264,13 +264,13 @@ class ToolReturns:
         found = _function_tools(tree, names, shapes.functions)
         # `@mcp.tool()` and `@agent.tool` hand the function back: a direct call of it in
         # this module would get what the adapter returns.
-        kept = {f.name.value for f, shape, _, _ in found if shape.wire == "under"}
-        called = _name_uses(tree, kept) if kept else {}
+        kept = [f for f, shape, _, _ in found if shape.wire == "under"]
+        called = _references(tree, kept) if kept else {}
         for function, fshape, index, reason in found:
             entry = _Method(function, None, shape=fshape, decorator=index)
             planned.append(entry)
             name = function.name.value
-            if not reason and fshape.wire == "under" and called.get(name, 0) > 1:
+            if not reason and fshape.wire == "under" and called.get(function):
                 reason = (
                     f"`{name}` is also used in this module, where it would get "
                     "what the adapter returns"
@@ -1134,13 +1134,10 @@ def _factory_tools(
     """
     functions = {s.name.value: s for s in _flat(tree.body) if isinstance(s, cst.FunctionDef)}
     handed: dict[str, list[tuple[cst.Call, FunctionShape, cst.Name]]] = {}
-    uses: dict[str, int] = {}
     stack: list[cst.CSTNode] = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Name) and node.value in functions:
-            uses[node.value] = uses.get(node.value, 0) + 1
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
             target = names.resolve(node.func)
             shape = next((f for f in shapes if target in f.factories), None)
             for arg in node.args if shape is not None else ():
@@ -1152,11 +1149,13 @@ def _factory_tools(
                         assert shape is not None
                         handed.setdefault(value.value, []).append((node, shape, value))
         stack += _children(node)
+    uses = _references(tree, [functions[n] for n in handed]) if handed else {}
     found: list[_FactoryTool] = []
     for name, calls in handed.items():
         function = functions[name]
-        # The def's own name counts once; every other use must be a hand-over.
-        others = uses.get(name, 0) - 1 - len(calls)
+        # Every use of the name must be a hand-over.
+        passed = {id(value) for _, _, value in calls}
+        others = [u for u in uses[function] if id(u) not in passed]
         reason = (
             f"`{name}` is also used other than as the factory's function, "
             "where it would get a ToolResult"
@@ -1179,13 +1178,28 @@ class _SwapCalls(cst.CSTTransformer):
         return updated_node if func is None else updated_node.with_changes(func=func)
 
 
-def _name_uses(tree: cst.Module, wanted: set[str]) -> dict[str, int]:
-    """How often each name occurs as a `Name` in the module (its `def` counts once)."""
-    counts: dict[str, int] = {}
-    stack: list[cst.CSTNode] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Name) and node.value in wanted:
-            counts[node.value] = counts.get(node.value, 0) + 1
-        stack += _children(node)
-    return counts
+def _references(
+    tree: cst.Module, functions: Iterable[cst.FunctionDef]
+) -> dict[cst.FunctionDef, list[cst.CSTNode]]:
+    """What refers to each function by name in the module, by LibCST's scopes.
+
+    A local of the same name in another function (`log = []`), an attribute
+    (`repo.git.status()`) or a keyword is not the function. Another binding of the name
+    in the function's own scope counts as a use: which one a call gets is not known.
+    """
+    from libcst.metadata import ScopeProvider
+
+    scopes = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(ScopeProvider)
+    found: dict[cst.FunctionDef, list[cst.CSTNode]] = {}
+    for function in functions:
+        scope = scopes.get(function)
+        uses: list[cst.CSTNode] = []
+        if scope is None:
+            uses.append(function)  # unknown: treat as used
+        else:
+            for assignment in scope.assignments[function.name.value]:
+                if getattr(assignment, "node", None) is not function:
+                    uses.append(function)
+                uses += [access.node for access in assignment.references]
+        found[function] = uses
+    return found
