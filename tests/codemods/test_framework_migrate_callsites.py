@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[2]
 TOOLWIRE = shutil.which("toolwire") or str(Path(sys.executable).with_name("toolwire"))
 
 TOOLS = """
@@ -84,6 +85,13 @@ def test_dict_of_tools_call_sites_are_listed_and_kept(tmp_path: Path) -> None:
     assert dry.returncode == 1, dry.stderr
     assert "left for a person: 2 call sites (unchanged):" in dry.stdout
     assert "  app/loop.py:10: execute: `self.tools[...].execute(...)`" in dry.stdout
+    # The console example of codemods/tool-returns.md is this run's output.
+    doc = (ROOT / "codemods" / "tool-returns.md").read_text(encoding="utf-8")
+    example = doc.split("```console\n$ toolwire migrate --check .\n", 1)[1].split("```", 1)[0]
+    shown = [line for line in example.splitlines() if line.strip() != "..."]
+    assert len(shown) == 4
+    for line in shown:
+        assert line in dry.stdout.splitlines(), line
     # ... and so does the run that writes.
     done = _migrate(root, "--format", "json")
     assert done.returncode == 0, done.stderr
