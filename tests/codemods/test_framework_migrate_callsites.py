@@ -41,6 +41,9 @@ class Loop:
     def many(self, names: list[str]) -> list[str]:
         return [self.tools[n].execute({}) for n in names]
 
+    def fetched(self, name: str) -> str:
+        return self.tools.get(name).execute({})
+
     def other(self, key: str) -> object:
         return self.cache[key].refresh()  # not a tool method: not listed
 """
@@ -83,7 +86,7 @@ def test_dict_of_tools_call_sites_are_listed_and_kept(tmp_path: Path) -> None:
     # The text summary lists them with their place (here from a dry run)...
     dry = _migrate(root, "--check")
     assert dry.returncode == 1, dry.stderr
-    assert "left for a person: 2 call sites (unchanged):" in dry.stdout
+    assert "left for a person: 3 call sites (unchanged):" in dry.stdout
     assert "  app/loop.py:10: execute: `self.tools[...].execute(...)`" in dry.stdout
     # The console example of codemods/tool-returns.md is this run's output.
     doc = (ROOT / "codemods" / "tool-returns.md").read_text(encoding="utf-8")
@@ -101,9 +104,11 @@ def test_dict_of_tools_call_sites_are_listed_and_kept(tmp_path: Path) -> None:
     assert [(e["path"], e["line"], e["method"]) for e in left] == [
         ("app/loop.py", 10, "execute"),
         ("app/loop.py", 14, "execute"),
+        ("app/loop.py", 17, "execute"),
     ]
     assert all("dict of tools" in e["reason"] for e in left)
     assert "`self.tools[...].execute(...)`" in left[0]["reason"]
+    assert "`self.tools.get(...).execute(...)`" in left[2]["reason"]
     assert (root / "app" / "loop.py").read_bytes() == loop
     assert "ToolResult.text(" in (root / "app" / "tools.py").read_text(encoding="utf-8")
 
