@@ -250,6 +250,7 @@ def run(framework: str, cache: Path, work: Path) -> dict[str, Any]:
         "returns_error_by_marker": summary["returns_error_by_marker"],
         "skipped": len(summary["skipped"]),
         "skip_reasons": dict(reasons.most_common()),
+        "left_for_a_person": len(summary["left_for_a_person"]),
         "untouched": defs
         - len([e for e in class_methods if e["method"] in ("_run", "_arun")])
         - len(skipped_defs),
@@ -273,6 +274,7 @@ def run(framework: str, cache: Path, work: Path) -> dict[str, Any]:
     result.update(
         sampled=len(calls_after),
         sampled_migrated=sum(1 for c in calls_after if c["migrated"]),
+        sampled_migrated_tools=len({c["tool"] for c in calls_after if c["migrated"]}),
         same_text=same,
         errors_after=errors_kept,
         errors_before=sum(1 for c in calls_before if c["status"] == "error"),
@@ -296,12 +298,14 @@ def main() -> int:
                 f"{r['migrated']} migrated, {r['skipped']} skipped, {r['untouched']} untouched; "
                 f"returns {r['returns_text']} text / {r['returns_error']} error "
                 f"({r['returns_error_by_marker']} by marker); compiles: {r['all_compile']}; "
-                f"second run changes {r['second_run_changes']} files"
+                f"second run changes {r['second_run_changes']} files; "
+                f"{r['left_for_a_person']} call sites left for a person"
             )
             for reason, count in r["skip_reasons"].items():
                 print(f"    {count:3d} skipped: {reason}")
             print(
-                f"  sample: {r['sampled']} calls ({r['sampled_migrated']} to migrated tools), "
+                f"  sample: {r['sampled']} calls ({r['sampled_migrated']} to "
+                f"{r['sampled_migrated_tools']} migrated tools), "
                 f"{r['same_text']} with identical model text, "
                 f"errors {r['errors_before']} before -> {r['errors_after']} after; "
                 f"mismatches: {r['mismatches']}"
