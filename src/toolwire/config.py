@@ -231,8 +231,10 @@ def _dataclass_fields(node: ast.ClassDef) -> tuple[str, ...]:
 
 @cache
 def presets() -> dict[str, dict[str, Any]]:
-    text = resources.files("toolwire").joinpath("presets.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    """Every shipped preset, by name: one file `toolwire/presets/<name>.toml` each."""
+    folder = resources.files("toolwire").joinpath("presets")
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name)
+    return {f.name.removesuffix(".toml"): tomllib.loads(f.read_text("utf-8")) for f in files}
 
 
 # -- loading -------------------------------------------------------------------------------
