@@ -240,3 +240,59 @@ def _merge(parts: Iterable[dict[str, tuple[Any, ...]]]) -> Model:
             into = joined.setdefault(key.replace("-", "_"), [])
             into.extend(v for v in values if v not in into)
     return Model(**{key: tuple(values) for key, values in joined.items()})
+
+
+# -- lookups ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """The model as sets, for the checks' hot paths; one per model (`index(model)`)."""
+
+    stringifiers: dict[str, str]  # dotted name -> the name shown (`str`)
+    string_methods: frozenset[str]
+    formatter_methods: frozenset[str]  # `format`, `format_map`, `join`
+    percent: bool  # `%` formats (builtins.str.__mod__)
+    concat: bool  # `+` (builtins.str.__add__)
+    serialisers: dict[str, str]
+    serialiser_attributes: frozenset[str]
+    printers: dict[str, str]  # print and the logging module functions
+    logger_classes: frozenset[str]
+    logger_factories: frozenset[str]
+    log_methods: frozenset[str]
+    source_calls: dict[str, str]  # function or `Class.method` -> the result type it returns
+    source_owners: frozenset[str]  # classes with a source method
+    source_methods: frozenset[str]
+    wire_fields: frozenset[str]  # attributes whose value is the wire text
+    barriers: frozenset[str]  # attributes free of run-only data
+    run_only: frozenset[str]
+
+
+def _shown(name: str) -> str:
+    """The name a reader knows: `str` for `builtins.str`, `pickle.dumps` for `_pickle.dumps`."""
+    name = name.removeprefix("builtins.")
+    return f"pickle.{name[8:]}" if name.startswith("_pickle.") else name
+
+
+@cache
+def index(model: Model) -> Index:
+    owners = {s.call.rpartition(".")[0] for s in model.sources}
+    return Index(
+        {n: _shown(n) for n in model.stringifiers},
+        frozenset(model.string_methods),
+        model.formatter_methods,
+        "builtins.str.__mod__" in model.formatters,
+        "builtins.str.__add__" in model.formatters,
+        {n: _shown(n) for n in model.serialisers},
+        frozenset(model.serialiser_attributes),
+        {n: _shown(n) for n in (*model.printers, *model.logging_functions)},
+        frozenset(model.logger_classes),
+        frozenset(model.logger_factories),
+        frozenset(model.log_methods),
+        {s.call: s.returns for s in model.sources},
+        frozenset(owners),
+        frozenset(s.call.rpartition(".")[2] for s in model.sources),
+        frozenset(t.wire for t in model.result_types),
+        frozenset(b for t in model.result_types for b in t.barriers),
+        frozenset(f for t in model.result_types for f in t.run_only),
+    )
