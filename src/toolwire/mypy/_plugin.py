@@ -188,6 +188,23 @@ class ToolwirePlugin(Plugin):
             stack.extend(children(node))
         return False
 
+    def from_result(self, call: Call, expr: Expression) -> bool:
+        """A value computed from a result or its wire field (`str(result)`,
+        `"done: " + result.content`), not through another barrier (`result.is_error`)."""
+        stack = [expr]
+        model = self.model
+        while stack:
+            node = stack.pop()
+            if isinstance(node, MemberExpr) and node.name in model.barriers:
+                if node.name not in model.wire_fields:
+                    continue
+                if holds(self.type_of(call.api, node.expr), self.results):
+                    return True
+            if node is not expr and holds(self.type_of(call.api, node), self.results):
+                return True
+            stack.extend(children(node))
+        return False
+
     def resolved(self, name: str) -> str | None:
         """The fullname of the definition `name` refers to, once mypy has loaded it."""
         if self._modules is None:
