@@ -70,7 +70,7 @@ class ToolwirePlugin(Plugin):
         self.settings: Settings = load_settings(options.config_file)
         self.config: Config = self.settings.config
         self.model: Index = index(self.config.model)
-        self.codes: dict[str, ErrorCode] = error_codes()
+        self._codes: dict[str, ErrorCode] | None = None  # read from the catalog on first use
         self.result_name = self.config.result_classes[0].rpartition(".")[2]
         self._reported_crash = False
         # The result and artifact types by every name they have: configured, then the
@@ -137,6 +137,13 @@ class ToolwirePlugin(Plugin):
     def on_constructed_result(self, register: Callable[[str], None]) -> None:
         """`register(fullname)` for each result type built by factories, also resolved."""
         self._on_result.append(register)
+
+    @property
+    def codes(self) -> dict[str, ErrorCode]:
+        """TW code -> mypy error code; read when there is something to report."""
+        if self._codes is None:
+            self._codes = error_codes()
+        return self._codes
 
     def fail(self, api: Any, code: str, key: str, context: Context, **fields: str) -> None:
         fields.setdefault("result", self.result_name)
