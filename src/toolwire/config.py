@@ -208,7 +208,7 @@ def parse_sink(
     position, _, name = param.partition("=") if "=" in param else ("", "", param)
     if not _is_index(position or "0") or not name.isidentifier():
         raise ConfigError(
-            path, key, f"{spec!r}: the parameter is a position, a name, or 'position=name'"
+            path, key, f"{spec!r}: the parameter must be a position, a name, or 'position=name'"
         )
     from toolwire.signatures import find_signature  # only a sink given by name needs it
 
