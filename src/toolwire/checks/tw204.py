@@ -5,10 +5,7 @@ import ast
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check, holder, holds_result
-
-LEVELS = frozenset(
-    {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
-)
+from toolwire.messages import message
 
 
 class ResultPrintedOrLogged(Check):
@@ -21,26 +18,21 @@ class ResultPrintedOrLogged(Check):
         for argument in [*node.args, *(k.value for k in node.keywords)]:
             value = argument.value if isinstance(argument, ast.Starred) else argument
             if holds_result(ctx, value):
-                self.report(
-                    ctx,
-                    node,
-                    f"{kind} of {holder(ctx, value)} stringifies it: log .content, is_error "
-                    "or the artifact count",
-                )
+                shown = holder(ctx, value)
+                self.report(ctx, node, message(self.code, "call", call=kind, value=shown))
                 return
 
 
 def _kind(node: ast.Call, ctx: Context) -> str | None:
     func = node.func
-    name = ctx.qualify(func)
-    if name == "builtins.print":
-        return "print()"
-    if name is not None and name.startswith("logging.") and name[8:] in LEVELS:
-        return f"{name}()"
+    model = ctx.facts.model
+    shown = model.printers.get(ctx.qualify(func) or "")
+    if shown is not None:
+        return shown
     if (
         isinstance(func, ast.Attribute)
-        and func.attr in LEVELS
+        and func.attr in model.log_methods
         and ctx.labels(func.value) & L.LOGGER
     ):
-        return f"logger.{func.attr}()"
+        return f"logger.{func.attr}"
     return None
