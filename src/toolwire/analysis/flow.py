@@ -25,6 +25,9 @@ from toolwire.analysis.facts import ClassInfo, ModuleFacts
 from toolwire.findings import Finding
 
 Visitor = Callable[[ast.AST, "Context"], None]
+Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+# A local callable: (summary key, its definition), or a `partial(...)` call to expand.
+Callee = tuple[str, Definition] | ast.Call
 
 # Calls whose result says nothing about their arguments' contents.
 _OPAQUE = frozenset(
@@ -37,6 +40,11 @@ _COLLECTORS = frozenset(
 # an unknown function, so a long generated chain never runs out of stack.
 _SUMMARY_DEPTH = 40
 _AWAITERS = frozenset({"asyncio.run"})  # runs a coroutine: like `await`
+_PARTIALS = frozenset({"functools.partial"})
+# Calls that run their argument `fn(*rest)` (in a thread): `(dotted name or method, where
+# fn is)`; awaiting them gives what the call of fn returns.
+_RUNNERS = {"asyncio.to_thread": 0}
+_RUNNER_METHODS = {"run_in_executor": 1}
 _PICKERS = frozenset(f"builtins.{n}" for n in ("next", "min", "max"))
 _STR_MAKERS = frozenset(f"builtins.{n}" for n in ("str", "repr", "ascii", "format"))
 _ADDERS = frozenset({"append", "add", "insert", "extend"})
@@ -64,12 +72,32 @@ class Env:
     so `pop()` can give the frame's writes back and restore the state at `push()`.
     """
 
-    __slots__ = ("_frames", "parent", "values")
+    __slots__ = ("_frames", "callables", "parent", "values")
 
     def __init__(self, parent: Env | None = None) -> None:
         self.values: dict[str, int] = {}
         self.parent = parent
         self._frames: list[dict[str, int]] = []
+        # names bound to a lambda, a nested def or a `functools.partial(...)` call
+        self.callables: dict[str, Callee] | None = None
+
+    def callee(self, name: str) -> Callee | None:
+        """What a call of `name` runs, when it is bound (in the scope that binds it) to a
+        lambda, a nested def or a partial."""
+        env: Env | None = self
+        while env is not None:
+            if name in env.values:
+                return env.callables.get(name) if env.callables else None
+            env = env.parent
+        return None
+
+    def bind_callee(self, name: str, callee: Callee | None) -> None:
+        if callee is not None:
+            if self.callables is None:
+                self.callables = {}
+            self.callables[name] = callee
+        elif self.callables:
+            self.callables.pop(name, None)
 
     def lookup(self, name: str) -> int:
         """The labels of `name`, or `_UNBOUND`."""
@@ -201,7 +229,9 @@ class Flow:
         self._heads: dict[int, tuple[dict[str, int], tuple[str, ...] | None, tuple[int, ...]]] = {}
         self._looping = 0
         self._module = Scope(ast.Module(body=[], type_ignores=[]), "")
-        self._defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self._defs: dict[str, Definition] = {}
+        self._closures: dict[str, Scope] = {}  # summary key → scope, for local callables
+        self._expanding = 0  # partials expanded inside one another
         self._returns = self._yields = _UNBOUND
         # Function summaries: what a module-level function returns as the main pass saw it,
         # and per (function, argument labels) what it returns and the findings the
@@ -394,9 +424,14 @@ class Flow:
                 for decorator in node.decorator_list:
                     self.expr(decorator)
                 self._dispatch(node)
-                env.delete(node.name)  # a def is a module fact, not a tracked value
+                scope = self.ctx.scope
+                if isinstance(scope.node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    env.set(node.name, L.OTHER)  # a local function: called through a summary
+                    env.bind_callee(node.name, self._callee(node.name, node))
+                else:
+                    env.delete(node.name)  # a def is a module fact, not a tracked value
                 returned = self.function(node)
-                if self.ctx.scope is self._module:
+                if scope is self._module:
                     self._returned[node.name] = returned
             case ast.ClassDef():
                 for base in node.bases:
@@ -528,6 +563,8 @@ class Flow:
         env = self.ctx.scope.env
         if isinstance(target, ast.Name):
             env.set(target.id, labels or L.OTHER)
+            if env.callables is not None or isinstance(value, ast.Lambda | ast.Call):
+                env.bind_callee(target.id, self._callee(target.id, value))
         elif isinstance(target, ast.Tuple | ast.List):
             if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts):
                 for sub, part in zip(target.elts, value.elts, strict=True):
@@ -845,8 +882,24 @@ class Flow:
         self, node: ast.Call, func: ast.expr, receiver: int, first: int, arguments: int
     ) -> int:
         facts = self.facts
+        if isinstance(func, ast.Name):
+            callee = self.ctx.scope.env.callee(func.id)
+            if callee is not None:
+                return self._call_local(node, callee, arguments)
+        elif isinstance(func, ast.Attribute) and func.attr in _RUNNER_METHODS:
+            at = _RUNNER_METHODS[func.attr]
+            if len(node.args) > at and not any(
+                isinstance(a, ast.Starred) for a in node.args[: at + 1]
+            ):
+                return self._expand(node, node.args[at], node.args[at + 1 :], [])
         dotted = self.ctx.qualify(func)
         if dotted is not None:
+            if dotted in _RUNNERS and len(node.args) > _RUNNERS[dotted]:
+                at = _RUNNERS[dotted]
+                if not any(isinstance(a, ast.Starred) for a in node.args[: at + 1]):
+                    return self._expand(
+                        node, node.args[at], node.args[at + 1 :], list(node.keywords)
+                    )
             if facts.is_result_class(dotted) or facts.is_result_class(dotted.rpartition(".")[0]):
                 return L.RESULT
             if facts.is_artifact_class(dotted) or facts.is_artifact_class(
@@ -934,6 +987,57 @@ class Flow:
                 return L.STR | L.derived(receiver | arguments)
         return L.derived(receiver | arguments)
 
+    # -- local callables ------------------------------------------------------------------
+
+    def _callee(self, name: str, value: ast.AST | None) -> Callee | None:
+        """What a name bound to `value` runs when called: a lambda or a nested def (through
+        a summary, in the scope it closes over), or a `functools.partial(f, ...)`."""
+        if isinstance(value, ast.Lambda | ast.FunctionDef | ast.AsyncFunctionDef):
+            key = f"{id(value)}.{name}"
+            self._defs[key] = value
+            self._closures[key] = self.ctx.scope
+            return key, value
+        if (
+            isinstance(value, ast.Call)
+            and value.args
+            and not isinstance(value.args[0], ast.Starred)
+            and self.ctx.qualify(value.func) in _PARTIALS
+        ):
+            return value
+        return None
+
+    def _call_local(self, node: ast.Call, callee: Callee, arguments: int) -> int:
+        if isinstance(callee, ast.Call):  # `send = partial(f, a)`, `send(b)`: `f(a, b)`
+            args = [*callee.args[1:], *node.args]
+            return self._expand(node, callee.args[0], args, [*callee.keywords, *node.keywords])
+        summary = self._call_summary(node, callee[0])
+        return summary.returns if summary is not None else L.derived(arguments)
+
+    def _expand(
+        self, node: ast.Call, func: ast.expr, args: list[ast.expr], keywords: list[ast.keyword]
+    ) -> int:
+        """A call made on the code's behalf (`partial`, `run_in_executor`, `to_thread`),
+        written out at `node` and checked like a call written there."""
+        labels = self.ctx.labels
+        arguments = L.NOTHING
+        for arg in args:
+            arguments |= labels(arg)
+        for keyword in keywords:
+            arguments |= labels(keyword.value)
+        if self._expanding >= _SUMMARY_DEPTH:
+            return L.derived(arguments)
+        call = ast.copy_location(ast.Call(func=func, args=args, keywords=keywords), node)
+        receiver = labels(func.value) if isinstance(func, ast.Attribute) else L.NOTHING
+        first = labels(args[0]) if args else L.NOTHING
+        self._expanding += 1
+        try:
+            out = self._call_result(call, func, receiver, first, arguments)
+        finally:
+            self._expanding -= 1
+        self.ctx.remember(call, out)
+        self._dispatch(call)
+        return out
+
     # -- function summaries ---------------------------------------------------------------
 
     def _method_summary(self, node: ast.Call, cls: ClassInfo, method: str) -> Summary | None:
@@ -999,7 +1103,7 @@ class Flow:
         ctx = self.ctx
         saved = ctx.findings, ctx.scope, self._heads, self._looping
         owner = self._owners.get(name)
-        outer = self._module
+        outer = self._closures.get(name, self._module)
         if owner is not None:  # a method: interpreted in its class's scope
             outer = Scope(owner.node, owner.qualname.lstrip("."), owner, Env(self._module.env))
         ctx.findings, ctx.scope, self._heads, self._looping = {}, outer, {}, 0
@@ -1015,7 +1119,7 @@ class Flow:
         return summary
 
     def _arguments(
-        self, definition: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call, bound: bool
+        self, definition: Definition, node: ast.Call, bound: bool
     ) -> dict[str, int] | None:
         """Parameter → labels of the argument this call passes, or None when unclear."""
         args = definition.args
@@ -1038,18 +1142,19 @@ class Flow:
                 return self.ctx.describe(arg)
         return "its arguments"
 
-    def _may_return_result(self, definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    def _may_return_result(self, definition: Definition) -> bool:
         """Whether a summary can say more than "returns something else": the function is
         not one the per-definition pre-filter skips, or (without it) names a marker."""
         from toolwire.analysis import relevant
 
         if self._skip is not None:
             return id(definition) not in self._skip
-        found = self._relevant.get(definition.name)
+        name = getattr(definition, "name", "<lambda>")
+        found = self._relevant.get(name)
         if found is None:
             start, end = definition.lineno, definition.end_lineno or definition.lineno
             text = "\n".join(self.ctx.lines[start - 1 : end])
-            found = self._relevant[definition.name] = relevant(text, self.facts.config)
+            found = self._relevant[name] = relevant(text, self.facts.config)
         return found
 
     def _element_shape(self, elements: list[ast.expr]) -> int:
