@@ -16,12 +16,15 @@ from what its last visit found and settles in one pass.
 from __future__ import annotations
 
 import ast
+import functools
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
 from toolwire.analysis import labels as L
 from toolwire.analysis.facts import ClassInfo, ModuleFacts
+from toolwire.analysis.modules import KINDS, Effect, Exports, FunctionExport
 from toolwire.findings import Finding
 
 Visitor = Callable[[ast.AST, "Context"], None]
@@ -220,8 +223,14 @@ class Context:
 
 
 class Flow:
-    def __init__(self, ctx: Context, visitors: dict[type[ast.AST], list[Visitor]]) -> None:
+    def __init__(
+        self,
+        ctx: Context,
+        visitors: dict[type[ast.AST], list[Visitor]],
+        imported: dict[str, FunctionExport] | None = None,
+    ) -> None:
         self.ctx = ctx
+        self.imported = imported or {}  # functions of other modules of the run, by dotted name
         self.facts = ctx.facts
         self.visitors = visitors
         self.work = 0  # statements visited plus names joined: linear in the module's size
@@ -230,6 +239,9 @@ class Flow:
         self._looping = 0
         self._module = Scope(ast.Module(body=[], type_ignores=[]), "")
         self._defs: dict[str, Definition] = {}
+        self._top: list[str] = []  # the module's own top-level functions
+        # a message reported from another module's summary → where it happens
+        self._origins: dict[str, tuple[str, int, str, str]] = {}
         self._closures: dict[str, Scope] = {}  # summary key → scope, for local callables
         self._expanding = 0  # partials expanded inside one another
         self._returns = self._yields = _UNBOUND
@@ -248,16 +260,7 @@ class Flow:
     def module(self, tree: ast.Module, skip: frozenset[int] | None = None) -> None:
         """Interpret a module; the top-level definitions in `skip` (by id) are known to
         hold nothing a check can report, and are only recorded as definitions."""
-        self._skip = skip
-        self.ctx.scope = self._module = Scope(tree, self.facts.module or "")
-        names = self.facts.names
-        self._defs = {
-            node.name: node
-            for node in tree.body
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and node.name not in names.assigned
-            and node.name not in names.aliases
-        }
+        self.prepare(tree, skip)
         env = self._module.env
         # Functions run after the module has been imported: they see its names as the
         # module-level code leaves them, so definitions are interpreted after it.
@@ -271,6 +274,20 @@ class Flow:
                 self.statement(statement)
         for statement in definitions:
             self.statement(statement)
+
+    def prepare(self, tree: ast.Module, skip: frozenset[int] | None = None) -> None:
+        """Know the module's functions, so that their summaries can be computed."""
+        self._skip = skip
+        self.ctx.scope = self._module = Scope(tree, self.facts.module or "")
+        names = self.facts.names
+        self._defs = {
+            node.name: node
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name not in names.assigned
+            and node.name not in names.aliases
+        }
+        self._top = list(self._defs)
 
     def _dispatch(self, node: ast.AST) -> None:
         for visit in self.visitors.get(type(node), ()):
@@ -942,6 +959,9 @@ class Flow:
                 return self._member(first, node.args[1].value, None)
             if dotted == "builtins.dict":
                 return (first | arguments) & (L.MAPPING | L.ARTIFACT) or L.OTHER
+            export = self.imported.get(dotted)
+            if export is not None:
+                return self._imported_call(node, dotted, export, arguments)
             summary = None
             if isinstance(func, ast.Name) and func.id in self._defs:
                 summary = self._call_summary(node, func.id)
@@ -1037,6 +1057,107 @@ class Flow:
         self.ctx.remember(call, out)
         self._dispatch(call)
         return out
+
+    # -- across modules -------------------------------------------------------------------
+
+    def _imported_call(
+        self, node: ast.Call, dotted: str, export: FunctionExport, arguments: int
+    ) -> int:
+        """A call of a function of another module of the run, through its export."""
+        given = None
+        if export.effects is not None and not any(isinstance(a, ast.Starred) for a in node.args):
+            labels = self.ctx.labels
+            given = dict(zip(export.params, map(labels, node.args), strict=False))
+            for keyword in node.keywords:
+                if keyword.arg is not None and keyword.arg in export.keywords:
+                    given[keyword.arg] = labels(keyword.value)
+        if given is None or len(node.args) > len(export.params):
+            return _declared(export.returns, arguments)
+        out = _UNBOUND
+        shown = dotted.rpartition(".")[2]
+        for effect in export.effects or ():
+            if given.get(effect.param, L.NOTHING) & _KIND_MASKS[effect.kind]:
+                out = _join(out, effect.returns)
+                for origin in effect.findings:
+                    module, line, code, message = origin
+                    text = (
+                        f"{shown}() is given {self._given(node)}, and in {module} at line "
+                        f"{line}: {message}"
+                    )
+                    self.ctx.report(code, node, text)
+                    self._origins[text] = origin
+        return export.returns if out == _UNBOUND else out
+
+    def exports(self, demanded: frozenset[str]) -> Exports:
+        """What this module gives the modules that import it: its tool classes, what its
+        functions return, and for the functions they import, per parameter what a result
+        (or results, an artifact, `.content`, a string made from one) given to it does."""
+        module = self.facts.module or ""
+        tools = frozenset(c.qualname for c in self.facts.classes.values() if c.is_tool)
+        functions = {}
+        for name in self._top:
+            definition = self._defs[name]
+            returns = self.facts.functions.get(name) or self._returned.get(name, L.NOTHING)
+            export = None
+            if name in demanded and not isinstance(definition, ast.Lambda):
+                export = self._export(name, definition, returns & _KEPT)
+            if export is None and returns & _KEPT:
+                export = FunctionExport(returns & _KEPT)
+            if export is not None:
+                functions[f"{module}.{name}"] = export
+        return Exports(tools, functions)
+
+    def _export(
+        self, name: str, definition: ast.FunctionDef | ast.AsyncFunctionDef, returns: int
+    ) -> FunctionExport | None:
+        """Per parameter and kind, what the function does differently; None when nothing."""
+        args = definition.args
+        params = tuple(a.arg for a in [*args.posonlyargs, *args.args])
+        keywords = frozenset(a.arg for a in [*args.args, *args.kwonlyargs])
+        every = [*params, *(a.arg for a in args.kwonlyargs)]
+        # What the main pass found is what the function does unprompted.
+        known = {(f.line, f.column, f.code) for f in self.ctx.findings.values()}
+        # One run with every parameter given every kind at once: when even that changes
+        # nothing, no single one does (the common case, and the cost of most exports).
+        together = self._summary(name, dict.fromkeys(every, _EVERY_KIND))
+        if together is None or (
+            together.returns & _KEPT == returns
+            and all((f.line, f.column, f.code) in known for f in together.findings)
+        ):
+            return None
+        baseline = self._summary(name, {})
+        if baseline is None:
+            return None
+        known |= {(f.line, f.column, f.code) for f in baseline.findings}
+        module = self.facts.module or ""
+        effects = []
+        for param in every:
+            alone = self._summary(name, {param: _EVERY_KIND})
+            if alone is None or (
+                alone.returns == baseline.returns
+                and all((f.line, f.column, f.code) in known for f in alone.findings)
+            ):
+                continue
+            for kind, _ in KINDS:
+                one = self._summary(name, {param: kind})
+                if one is None:
+                    continue
+                found = tuple(
+                    self._origin(module, f)
+                    for f in one.findings
+                    if (f.line, f.column, f.code) not in known
+                )
+                if found or one.returns != baseline.returns:
+                    effects.append(Effect(param, kind, one.returns, found))
+        if not effects and not baseline.returns & _KEPT:
+            return None
+        return FunctionExport(baseline.returns, params, keywords, tuple(effects))
+
+    def _origin(self, module: str, finding: Finding) -> tuple[str, int, str, str]:
+        """Where a finding of a summary happens: a chain of calls across modules names
+        only its last link, so the message does not grow with the chain."""
+        origin = self._origins.get(finding.message)
+        return origin or (module, finding.line, finding.code, finding.message)
 
     # -- function summaries ---------------------------------------------------------------
 
@@ -1195,6 +1316,11 @@ class Flow:
 class Summary:
     returns: int  # labels of what the call returns
     findings: list[Finding]  # what its body reports, given these arguments
+
+
+_KIND_MASKS = {kind: mask for kind, mask in KINDS}
+_EVERY_KIND = functools.reduce(operator.or_, (kind for kind, _ in KINDS))
+_KEPT = L.TAINT | L.TOOL | L.TOOLS  # what an export's return is worth telling
 
 
 def _declared(returns: int, inputs: int) -> int:
