@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
+from toolwire.analysis import labels as L
 from toolwire.config import Config
 from toolwire.findings import Finding
 
@@ -30,6 +31,7 @@ def relevant(text: str, config: Config, known_tools: frozenset[str] = frozenset(
     return any(marker in text for marker in _markers(config, known_tools))
 
 
+_UNPROMPTED = L.TAINT | L.TOOL | L.TOOLS
 _MAX_MARKED = 64  # past this many names worth following, the whole module is analysed
 
 
@@ -107,8 +109,11 @@ def analyse(
     if link is not None:
         known_tools |= link.tools
         imported = link.functions
-    # An imported function's name is a marker too: a call of it may return a result.
-    markers = known_tools | frozenset(imported) if imported else known_tools
+    # An imported function that returns a result unprompted is a marker too; one that only
+    # passes on what it is given needs a marker elsewhere to be given anything.
+    markers = known_tools
+    if imported:
+        markers |= frozenset(n for n, e in imported.items() if e.returns & _UNPROMPTED)
     if not relevant("\n".join(lines), config, markers):
         if link is not None and link.demanded:
             facts = ModuleFacts(tree, config, module, known_tools)

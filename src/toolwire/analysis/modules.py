@@ -10,9 +10,10 @@ one file at a time and gets none of this: its summaries stay within the module.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
-from collections.abc import Container
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from toolwire.analysis import labels as L
@@ -106,9 +107,77 @@ def scan(data: bytes, module: str, markers: Markers) -> Scan:
     return Scan(data, markers, tuple(imports))
 
 
-# A top-level statement starts at column 0 (decorators stay with what they decorate).
-_TOP = re.compile(rb"\n(?=[^\s#)\]}@]|@)")
-_DEFINES = re.compile(rb"(?:@[^\n]*\n)*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)")
+# A top-level statement starts at column 0 (a closing bracket there continues one).
+_TOP = re.compile(rb"\n(?=[^\s#)\]}])")
+_DEFINITION = re.compile(rb"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.M)
+
+
+class _Text:
+    """One module's text as top-level statements, found by searching for names rather
+    than by splitting: a module is asked about a few names, not about every statement."""
+
+    def __init__(self, data: bytes, markers: Markers) -> None:
+        self.data = data
+        self.starts = [0, *(m.end() for m in _TOP.finditer(data))]
+        self.holds: set[int] = set()  # statements that may hold a result
+        self.asking: set[int] = set()  # and those that, or whose callers, may
+        for position in markers.positions(data):
+            self.holds.add(self._at(position))
+        self.defines: dict[str, int] = {}
+        for match in _DEFINITION.finditer(data):
+            self.defines.setdefault(match[1].decode("ascii", "replace"), self._at(match.start()))
+        self.names = {index: name for name, index in self.defines.items()}
+        self._hits: dict[bytes, set[int]] = {}
+
+    def _at(self, position: int) -> int:
+        return bisect.bisect_right(self.starts, position) - 1
+
+    def hits(self, key: bytes) -> set[int]:
+        """The statements whose text contains `key`."""
+        found = self._hits.get(key)
+        if found is None:
+            found = self._hits[key] = set()
+            data, position = self.data, self.data.find(key)
+            while position >= 0:
+                found.add(self._at(position))
+                position = data.find(key, position + 1)
+        return found
+
+    def chunks(self, indices: Iterable[int]) -> bytes:
+        """The text of these statements."""
+        starts, data = self.starts, self.data
+        return b"\n".join(
+            data[starts[i] : starts[i + 1] if i + 1 < len(starts) else len(data)]
+            for i in sorted(indices)
+        )
+
+    def settle(self, keys: list[bytes], asked: Iterable[str], held: set[str]) -> set[int]:
+        """Grow what holds (from `keys`, names imported that may hold results) and what
+        asks (also the definitions other modules ask for); `held` gets the names defined
+        by statements that hold. Returns the asking statements."""
+        for key in keys:
+            self.holds |= self.hits(key)
+        for wanted in asked:
+            if wanted in self.defines:
+                self.asking.add(self.defines[wanted])
+        work = list(self.holds | self.asking)
+        self.asking |= self.holds
+        while work:
+            index = work.pop()
+            name = self.names.get(index)
+            if index in self.holds and name is not None and name not in held:
+                held.add(name)
+                for other in self.hits(name.encode()) - self.holds:
+                    self.holds.add(other)
+                    self.asking.add(other)
+                    work.append(other)
+            # a helper of this module that an asking statement names asks too
+            chunk = self.chunks([index])
+            for helper, at in self.defines.items():
+                if at not in self.asking and helper.encode() in chunk:
+                    self.asking.add(at)
+                    work.append(at)
+        return self.asking
 
 
 def _absolute(base: str, module: str) -> str | None:
@@ -158,71 +227,37 @@ class Graph:
                 for name in ([n for n, _ in names] or [""])
             }
         holding: dict[str, set[str]] = {}  # names of definitions that may hold a result
-        chunks: dict[str, list[tuple[bytes, str | None, bool]]] = {}
-        states: dict[str, tuple[list[bool], list[bool]]] = {}  # per chunk: holds, asks
+        texts: dict[str, _Text] = {}
         pending = [m for m, found in scans.items() if found.markers.found(found.data)]
         queued = set(pending)
         while pending:
             module = pending.pop()
             queued.discard(module)
             found = scans[module]
-            if module not in chunks:
-                chunks[module] = [
-                    (
-                        text,
-                        defined[1].decode("ascii", "replace") if defined else None,
-                        found.markers.found(text),
-                    )
-                    for text in _TOP.split(found.data)
-                    for defined in [_DEFINES.match(text)]
-                ]
+            text = texts.get(module)
+            if text is None:
+                text = texts[module] = _Text(found.data, found.markers)
             imported = {
                 local: (base, name)
                 for base, names in found.imports
                 if base in scans
                 for name, local in names
             }
+            held = holding.setdefault(module, set())
+            before = len(held)
             keys = [
                 local.encode()
                 for local, (base, name) in imported.items()
                 if name in holding.get(base, ())
             ]
-            asked = self.demanded.get(module, set())
-            held = holding.setdefault(module, set())
-            before = len(held)
-            chunked = chunks[module]
-            holds, asking = states.setdefault(
-                module, ([marked for _, _, marked in chunked], [False] * len(chunked))
-            )
-            for index, (_, defined, _) in enumerate(chunked):
-                if holds[index] or (defined is not None and defined in asked):
-                    asking[index] = True
-            held.update(d for (_, d, _), h in zip(chunked, holds, strict=True) if h and d)
-            changed = True
-            while changed:
-                changed = False
-                keys += [name.encode() for name in held]
-                named = re.compile(rb"\b(?:%s)\b" % b"|".join(map(re.escape, keys)))
-                for index, (text, defined, _) in enumerate(chunked):
-                    if not holds[index] and keys and named.search(text):
-                        holds[index] = asking[index] = changed = True
-                        if defined is not None:
-                            held.add(defined)
-                # a helper of this module that an asking definition calls asks too
-                called = b"\n".join(t for (t, _, _), a in zip(chunked, asking, strict=True) if a)
-                for index, (_, defined, _) in enumerate(chunked):
-                    if not asking[index] and defined is not None and defined.encode() in called:
-                        asking[index] = changed = True
-            grew = len(held) != before
-            calls = [text for (text, _, _), ask in zip(chunked, asking, strict=True) if ask]
+            asking = text.chunks(text.settle(keys, self.demanded.get(module, ()), held))
             for local, (base, name) in imported.items():
-                needle = local.encode()
-                if name not in self.demanded.get(base, ()) and any(needle in t for t in calls):
+                if name not in self.demanded.get(base, ()) and local.encode() in asking:
                     self.demanded.setdefault(base, set()).add(name)
                     if base not in queued:
                         queued.add(base)
                         pending.append(base)
-            if grew:  # what imports this module may now hold results too
+            if len(held) != before:  # what imports this module may now hold results too
                 for other in importers.get(module, ()):
                     if other not in queued:
                         queued.add(other)
@@ -262,6 +297,16 @@ class Markers:
         if any(word in text for word in self.words):
             return True
         return any(m in text for m in self.methods) and bool(self.declared.search(text))
+
+    def positions(self, data: bytes) -> Iterator[int]:
+        for word in self.words:
+            position = data.find(word)
+            while position >= 0:
+                yield position
+                position = data.find(word, position + 1)
+        if any(m in data for m in self.methods):
+            for match in self.declared.finditer(data):
+                yield match.start()
 
 
 @functools.cache
