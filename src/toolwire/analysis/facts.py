@@ -6,7 +6,7 @@ Everything here is computed once per module, before the value flow runs.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from toolwire.analysis import labels as L
@@ -76,12 +76,30 @@ class ClassInfo:
     qualname: str
     node: ast.ClassDef
     bases: list[str | None]
-    attributes: dict[str, int] = field(default_factory=dict)
-    returns: dict[str, int] = field(default_factory=dict)
     is_tool: bool = False
     index: int = 0  # its instance bit (`labels.instance`)
     # what the methods assign to `self.<name>`, as the flow finds it
     assigned: dict[str, int] = field(default_factory=dict)
+    # Its annotated fields and its methods' declared returns: read from its body when the
+    # flow first asks (most classes of a module are never asked about).
+    load: Callable[[ClassInfo], None] | None = field(default=None, repr=False)
+    _attributes: dict[str, int] = field(default_factory=dict)
+    _returns: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def attributes(self) -> dict[str, int]:
+        self._load()
+        return self._attributes
+
+    @property
+    def returns(self) -> dict[str, int]:
+        self._load()
+        return self._returns
+
+    def _load(self) -> None:
+        if self.load is not None:
+            load, self.load = self.load, None
+            load(self)
 
 
 class Names:
@@ -335,7 +353,7 @@ class ModuleFacts:
                     self.tool_classes.add(info.qualname)
                     changed = True
         for info in self.classes.values():
-            self._members(info)
+            info.load = self._members
         for table in (self.wire_sinks, self.state_sinks, self.html_sinks):
             self._inherit_sinks(table)
 
@@ -382,17 +400,17 @@ class ModuleFacts:
             if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
                 labels = self.annotation(statement.annotation)
                 if labels:
-                    info.attributes[statement.target.id] = labels
+                    info._attributes[statement.target.id] = labels
             elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
                 labels = self.returns(statement)
                 if labels:
-                    info.returns[statement.name] = labels
+                    info._returns[statement.name] = labels
                 for node in statements(statement.body):
                     labels = self._self_attribute(node)
                     if labels and isinstance(node, ast.AnnAssign | ast.Assign):
                         target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
                         assert isinstance(target, ast.Attribute)
-                        info.attributes[target.attr] = labels
+                        info._attributes[target.attr] = labels
 
     def _self_attribute(self, node: ast.AST) -> int:
         """Labels of `self.x: T = ...` or `self.x = logging.getLogger(...)`, else 0."""

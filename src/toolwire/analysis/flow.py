@@ -230,6 +230,7 @@ class Flow:
         imported: dict[str, FunctionExport] | None = None,
     ) -> None:
         self.ctx = ctx
+        self._labels = ctx._labels
         self.imported = imported or {}  # functions of other modules of the run, by dotted name
         self.facts = ctx.facts
         self.visitors = visitors
@@ -690,8 +691,12 @@ class Flow:
 
     def expr(self, node: ast.expr) -> int:
         labels = self._expr(node)
-        self.ctx.remember(node, labels)
-        self._dispatch(node)
+        self._labels[id(node)] = labels  # `ctx.remember`, inlined: once per expression
+        visits = self.visitors.get(type(node))
+        if visits:
+            ctx = self.ctx
+            for visit in visits:
+                visit(node, ctx)
         return labels
 
     def _expr(self, node: ast.expr) -> int:
