@@ -6,6 +6,7 @@ Everything here is computed once per module, before the value flow runs.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -453,7 +454,9 @@ def _container_of(inner: int, kind: int) -> int:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], ...]]) -> bool:
+    """Cached: the same few names are asked about again and again, in every module."""
     exact, loose = matcher
     if dotted in exact:
         return True
