@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable, Iterator
+import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from toolwire.analysis import labels as L
@@ -83,7 +84,9 @@ class ClassInfo:
     assigned: dict[str, int] = field(default_factory=dict)
     # Its annotated fields and its methods' declared returns: read from its body when the
     # flow first asks (most classes of a module are never asked about).
-    load: Callable[[ClassInfo], None] | None = field(default=None, repr=False)
+    # (a weak reference: a cycle through the facts would keep every parsed tree alive
+    # until the collector runs, and a run over many files would pay for it)
+    facts: weakref.ReferenceType[ModuleFacts] | None = field(default=None, repr=False)
     _attributes: dict[str, int] = field(default_factory=dict)
     _returns: dict[str, int] = field(default_factory=dict)
 
@@ -98,9 +101,10 @@ class ClassInfo:
         return self._returns
 
     def _load(self) -> None:
-        if self.load is not None:
-            load, self.load = self.load, None
-            load(self)
+        if self.facts is not None:
+            facts, self.facts = self.facts(), None
+            if facts is not None:
+                facts.members(self)
 
 
 class Names:
@@ -354,7 +358,7 @@ class ModuleFacts:
                     self.tool_classes.add(info.qualname)
                     changed = True
         for info in self.classes.values():
-            info.load = self._members
+            info.facts = weakref.ref(self)
         for table in (self.wire_sinks, self.state_sinks, self.html_sinks):
             self._inherit_sinks(table)
 
@@ -396,7 +400,7 @@ class ModuleFacts:
             for s in info.node.body
         )
 
-    def _members(self, info: ClassInfo) -> None:
+    def members(self, info: ClassInfo) -> None:
         for statement in info.node.body:
             if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
                 labels = self.annotation(statement.annotation)
