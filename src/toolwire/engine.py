@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import functools
 import gc
 import io
@@ -17,9 +18,13 @@ import tokenize
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from toolwire.config import Config
 from toolwire.findings import Finding, unreadable
+
+if TYPE_CHECKING:
+    from toolwire.analysis.modules import Exports, Graph, Link
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+\d*(?:[,\s]+[A-Z]+\d*)*))?", re.I)
 _ANALYSIS_DEPTH = 20_000
@@ -94,13 +99,19 @@ def check_source(
     module: str | None = None,
     known_tools: frozenset[str] = frozenset(),
     suppress: bool = True,
+    link: Link | None = None,
 ) -> list[Finding]:
     """All findings for one module, sorted. TW000 when it cannot be decoded or parsed.
 
     `module` is the dotted module name (needed for TW303); `known_tools` adds dotted class
     names whose instances count as tools (the classes a migration run is migrating).
-    `suppress` honours `# noqa` and `# toolwire: ignore[...]` comments.
+    `suppress` honours `# noqa` and `# toolwire: ignore[...]` comments. Inside `linked()`,
+    a module of the run is checked after the modules it imports, with their exports.
     """
+    if link is None and _PROJECT is not None and module is not None and suppress:
+        found = _PROJECT.check(source, path, module)
+        if found is not None:
+            return found
     if isinstance(source, bytes):
         text, problem = decode(source, path)
         if text is None:
@@ -111,7 +122,9 @@ def check_source(
     if tree is None:
         return [problem] if problem else []
     lines = text.splitlines()
-    findings = check_tree(tree, lines, path, config, module=module, known_tools=known_tools)
+    findings = check_tree(
+        tree, lines, path, config, module=module, known_tools=known_tools, link=link
+    )
     if suppress:
         findings = [f for f in findings if not suppressed(f, lines)]
     return findings
@@ -125,13 +138,16 @@ def check_tree(
     *,
     module: str | None = None,
     known_tools: frozenset[str] = frozenset(),
+    link: Link | None = None,
 ) -> list[Finding]:
     """Findings for a parsed module, before suppression comments (flake8 applies its own)."""
     from toolwire.analysis import analyse
 
     try:
         with deep_walks():
-            findings = analyse(tree, lines, path, config, module=module, known_tools=known_tools)
+            findings = analyse(
+                tree, lines, path, config, module=module, known_tools=known_tools, link=link
+            )
     except RecursionError:
         return [unreadable(path, TOO_DEEP_TO_ANALYSE)]
     except Exception as exc:  # a bug in a check must not stop the run or show a traceback
@@ -201,3 +217,106 @@ def module_name(path: Path, config: Config) -> str | None:
 @functools.cache
 def _project_root(source: Path) -> Path:
     return source.resolve().parent
+
+
+# -- across the modules of one run ------------------------------------------------------------
+
+
+class Unit(Protocol):
+    """A file of a `toolwire check` run."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def display(self) -> str: ...
+    @property
+    def config(self) -> Config: ...
+    @property
+    def module(self) -> str | None: ...
+
+
+_PROJECT: Project | None = None
+
+
+@contextlib.contextmanager
+def linked(units: Sequence[Unit]) -> Iterator[None]:
+    """Within this block, `check_source` of a module of `units` sees what the modules it
+    imports export. Worker processes forked inside the block inherit it."""
+    global _PROJECT
+    saved = _PROJECT
+    _PROJECT = Project(units) if len(units) > 1 else None
+    try:
+        yield
+    finally:
+        _PROJECT = saved
+
+
+class Project:
+    """The modules of one run: a first pass over their text (the import graph, no parse),
+    then each module checked once, after the modules it imports."""
+
+    def __init__(self, units: Sequence[Unit]) -> None:
+        from toolwire.analysis.modules import Graph, markers, scan
+
+        self._units: dict[str, Unit] = {}
+        scans = {}
+        twice = set()
+        for unit in units:
+            if unit.module is None:
+                continue
+            if unit.module in self._units:
+                twice.add(unit.module)  # two files, one module name: neither is linked
+                continue
+            try:
+                data = Path(unit.path).read_bytes()
+            except OSError:
+                continue
+            self._units[unit.module] = unit
+            scans[unit.module] = scan(data, unit.module, markers(unit.config))
+        for module in twice:
+            del self._units[module], scans[module]
+        self.graph: Graph = Graph(scans)
+        self._done: dict[str, list[Finding]] = {}
+        self._exports: dict[str, Exports] = {}
+
+    def check(self, source: bytes | str, path: str, module: str) -> list[Finding] | None:
+        """The findings of `module`, or None when it is not a module of the run."""
+        unit = self._units.get(module)
+        if unit is None or unit.display != path:
+            return None
+        done = self._done.get(module)
+        if done is not None:
+            return done
+        from toolwire.files import read
+
+        for dep in self.graph.order(module, self._done):
+            other = self._units[dep]
+            data = read(Path(other.path))
+            self._done[dep] = (
+                [dataclasses.replace(data, path=other.display)]
+                if isinstance(data, Finding)
+                else self._check(other, data)
+            )
+        found = self._done[module] = self._check(unit, source)
+        return found
+
+    def _check(self, unit: Unit, source: bytes | str) -> list[Finding]:
+        from toolwire.analysis.modules import Link
+
+        module = unit.module or ""
+        link = Link(demanded=frozenset(self.graph.demanded.get(module, ())))
+        tools: set[str] = set()
+        wanted = self.graph.imports.get(module, set())
+        for dep in self.graph.deps.get(module, ()):
+            exports = self._exports.get(dep)
+            if exports is None:
+                continue
+            whole = dep in wanted  # `import dep`: any of its names may be used
+            tools.update(t for t in exports.tools if whole or t in wanted)
+            for name, export in exports.functions.items():
+                if whole or name in wanted:
+                    link.functions[name] = export
+        link.tools = frozenset(tools)
+        found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
+        self._exports[module] = link.exports
+        return found

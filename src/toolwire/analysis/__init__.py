@@ -5,9 +5,14 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
+from toolwire.analysis import labels as L
 from toolwire.config import Config
 from toolwire.findings import Finding
+
+if TYPE_CHECKING:
+    from toolwire.analysis.modules import Link
 
 
 @cache
@@ -40,6 +45,7 @@ def relevant(text: str, config: Config, known_tools: frozenset[str] = frozenset(
     return any(marker in text for marker in _markers(config, known_tools))
 
 
+_UNPROMPTED = L.TAINT | L.TOOL | L.TOOLS
 _MAX_MARKED = 64  # past this many names worth following, the whole module is analysed
 
 
@@ -104,15 +110,37 @@ def analyse(
     *,
     module: str | None = None,
     known_tools: frozenset[str] = frozenset(),
+    link: Link | None = None,
 ) -> list[Finding]:
-    if not relevant("\n".join(lines), config, known_tools):
-        return []
+    """Findings for one module. With `link` (a `toolwire check` run), the tools and
+    functions that the modules it imports export are known, and its own exports are
+    stored in `link.exports`."""
     from toolwire.analysis.facts import ModuleFacts
     from toolwire.analysis.flow import Context, Flow
     from toolwire.checks import visitors
 
+    imported = {}
+    if link is not None:
+        known_tools |= link.tools
+        imported = link.functions
+    # An imported function that returns a result unprompted is a marker too; one that only
+    # passes on what it is given needs a marker elsewhere to be given anything.
+    markers = known_tools
+    if imported:
+        markers |= frozenset(n for n, e in imported.items() if e.returns & _UNPROMPTED)
+    if not relevant("\n".join(lines), config, markers):
+        if link is not None and link.demanded:
+            facts = ModuleFacts(tree, config, module, known_tools)
+            checks = visitors(config.select, config.ignore)
+            flow = Flow(Context(facts, lines, path), checks, imported)
+            flow.prepare(tree)
+            link.exports = flow.exports(link.demanded)
+        return []
     facts = ModuleFacts(tree, config, module, known_tools)
     ctx = Context(facts, lines, path)
-    skip = irrelevant_units(tree, lines, _markers(config, known_tools))
-    Flow(ctx, visitors(config.select, config.ignore)).module(tree, skip)
+    skip = irrelevant_units(tree, lines, _markers(config, markers))
+    flow = Flow(ctx, visitors(config.select, config.ignore), imported)
+    flow.module(tree, skip)
+    if link is not None:
+        link.exports = flow.exports(link.demanded)
     return list(ctx.findings.values())

@@ -6,6 +6,8 @@ Everything here is computed once per module, before the value flow runs.
 from __future__ import annotations
 
 import ast
+import functools
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -77,12 +79,33 @@ class ClassInfo:
     qualname: str
     node: ast.ClassDef
     bases: list[str | None]
-    attributes: dict[str, int] = field(default_factory=dict)
-    returns: dict[str, int] = field(default_factory=dict)
     is_tool: bool = False
     index: int = 0  # its instance bit (`labels.instance`)
     # what the methods assign to `self.<name>`, as the flow finds it
     assigned: dict[str, int] = field(default_factory=dict)
+    # Its annotated fields and its methods' declared returns: read from its body when the
+    # flow first asks (most classes of a module are never asked about).
+    # (a weak reference: a cycle through the facts would keep every parsed tree alive
+    # until the collector runs, and a run over many files would pay for it)
+    facts: weakref.ReferenceType[ModuleFacts] | None = field(default=None, repr=False)
+    _attributes: dict[str, int] = field(default_factory=dict)
+    _returns: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def attributes(self) -> dict[str, int]:
+        self._load()
+        return self._attributes
+
+    @property
+    def returns(self) -> dict[str, int]:
+        self._load()
+        return self._returns
+
+    def _load(self) -> None:
+        if self.facts is not None:
+            facts, self.facts = self.facts(), None
+            if facts is not None:
+                facts.members(self)
 
 
 class Names:
@@ -378,7 +401,7 @@ class ModuleFacts:
                     self.tool_classes.add(info.qualname)
                     changed = True
         for info in self.classes.values():
-            self._members(info)
+            info.facts = weakref.ref(self)
         for table in (self.wire_sinks, self.egress_sinks, self.state_sinks, self.html_sinks):
             self._inherit_sinks(table)
 
@@ -420,22 +443,22 @@ class ModuleFacts:
             for s in info.node.body
         )
 
-    def _members(self, info: ClassInfo) -> None:
+    def members(self, info: ClassInfo) -> None:
         for statement in info.node.body:
             if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
                 labels = self.annotation(statement.annotation)
                 if labels:
-                    info.attributes[statement.target.id] = labels
+                    info._attributes[statement.target.id] = labels
             elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
                 labels = self.returns(statement)
                 if labels:
-                    info.returns[statement.name] = labels
+                    info._returns[statement.name] = labels
                 for node in statements(statement.body):
                     labels = self._self_attribute(node)
                     if labels and isinstance(node, ast.AnnAssign | ast.Assign):
                         target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
                         assert isinstance(target, ast.Attribute)
-                        info.attributes[target.attr] = labels
+                        info._attributes[target.attr] = labels
 
     def _self_attribute(self, node: ast.AST) -> int:
         """Labels of `self.x: T = ...` or `self.x = logging.getLogger(...)`, else 0."""
@@ -509,7 +532,9 @@ def _container_of(inner: int, kind: int) -> int:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], ...]]) -> bool:
+    """Cached: the same few names are asked about again and again, in every module."""
     exact, loose = matcher
     if dotted in exact:
         return True

@@ -16,15 +16,21 @@ from what its last visit found and settles in one pass.
 from __future__ import annotations
 
 import ast
+import functools
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
 from toolwire.analysis import labels as L
 from toolwire.analysis.facts import ClassInfo, ModuleFacts
+from toolwire.analysis.modules import KINDS, Effect, Exports, FunctionExport
 from toolwire.findings import Finding
 
 Visitor = Callable[[ast.AST, "Context"], None]
+Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+# A local callable: (summary key, its definition), or a `partial(...)` call to expand.
+Callee = tuple[str, Definition] | ast.Call
 
 # Calls whose result says nothing about their arguments' contents.
 _OPAQUE = frozenset(
@@ -37,6 +43,11 @@ _COLLECTORS = frozenset(
 # an unknown function, so a long generated chain never runs out of stack.
 _SUMMARY_DEPTH = 40
 _AWAITERS = frozenset({"asyncio.run"})  # runs a coroutine: like `await`
+_PARTIALS = frozenset({"functools.partial"})
+# Calls that run their argument `fn(*rest)` (in a thread): `(dotted name or method, where
+# fn is)`; awaiting them gives what the call of fn returns.
+_RUNNERS = {"asyncio.to_thread": 0}
+_RUNNER_METHODS = {"run_in_executor": 1}
 _PICKERS = frozenset(f"builtins.{n}" for n in ("next", "min", "max"))
 _ADDERS = frozenset({"append", "add", "insert", "extend"})
 _MAPPING_PICKERS = frozenset({"get", "pop", "setdefault"})
@@ -63,12 +74,32 @@ class Env:
     so `pop()` can give the frame's writes back and restore the state at `push()`.
     """
 
-    __slots__ = ("_frames", "parent", "values")
+    __slots__ = ("_frames", "callables", "parent", "values")
 
     def __init__(self, parent: Env | None = None) -> None:
         self.values: dict[str, int] = {}
         self.parent = parent
         self._frames: list[dict[str, int]] = []
+        # names bound to a lambda, a nested def or a `functools.partial(...)` call
+        self.callables: dict[str, Callee] | None = None
+
+    def callee(self, name: str) -> Callee | None:
+        """What a call of `name` runs, when it is bound (in the scope that binds it) to a
+        lambda, a nested def or a partial."""
+        env: Env | None = self
+        while env is not None:
+            if name in env.values:
+                return env.callables.get(name) if env.callables else None
+            env = env.parent
+        return None
+
+    def bind_callee(self, name: str, callee: Callee | None) -> None:
+        if callee is not None:
+            if self.callables is None:
+                self.callables = {}
+            self.callables[name] = callee
+        elif self.callables:
+            self.callables.pop(name, None)
 
     def lookup(self, name: str) -> int:
         """The labels of `name`, or `_UNBOUND`."""
@@ -191,8 +222,15 @@ class Context:
 
 
 class Flow:
-    def __init__(self, ctx: Context, visitors: dict[type[ast.AST], list[Visitor]]) -> None:
+    def __init__(
+        self,
+        ctx: Context,
+        visitors: dict[type[ast.AST], list[Visitor]],
+        imported: dict[str, FunctionExport] | None = None,
+    ) -> None:
         self.ctx = ctx
+        self._labels = ctx._labels
+        self.imported = imported or {}  # functions of other modules of the run, by dotted name
         self.facts = ctx.facts
         self.visitors = visitors
         self.work = 0  # statements visited plus names joined: linear in the module's size
@@ -200,7 +238,12 @@ class Flow:
         self._heads: dict[int, tuple[dict[str, int], tuple[str, ...] | None, tuple[int, ...]]] = {}
         self._looping = 0
         self._module = Scope(ast.Module(body=[], type_ignores=[]), "")
-        self._defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self._defs: dict[str, Definition] = {}
+        self._top: list[str] = []  # the module's own top-level functions
+        # a message reported from another module's summary → where it happens
+        self._origins: dict[str, tuple[str, int, str, str]] = {}
+        self._closures: dict[str, Scope] = {}  # summary key → scope, for local callables
+        self._expanding = 0  # partials expanded inside one another
         self._returns = self._yields = _UNBOUND
         # Function summaries: what a module-level function returns as the main pass saw it,
         # and per (function, argument labels) what it returns and the findings the
@@ -217,16 +260,7 @@ class Flow:
     def module(self, tree: ast.Module, skip: frozenset[int] | None = None) -> None:
         """Interpret a module; the top-level definitions in `skip` (by id) are known to
         hold nothing a check can report, and are only recorded as definitions."""
-        self._skip = skip
-        self.ctx.scope = self._module = Scope(tree, self.facts.module or "")
-        names = self.facts.names
-        self._defs = {
-            node.name: node
-            for node in tree.body
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and node.name not in names.assigned
-            and node.name not in names.aliases
-        }
+        self.prepare(tree, skip)
         env = self._module.env
         # Functions run after the module has been imported: they see its names as the
         # module-level code leaves them, so definitions are interpreted after it.
@@ -240,6 +274,20 @@ class Flow:
                 self.statement(statement)
         for statement in definitions:
             self.statement(statement)
+
+    def prepare(self, tree: ast.Module, skip: frozenset[int] | None = None) -> None:
+        """Know the module's functions, so that their summaries can be computed."""
+        self._skip = skip
+        self.ctx.scope = self._module = Scope(tree, self.facts.module or "")
+        names = self.facts.names
+        self._defs = {
+            node.name: node
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name not in names.assigned
+            and node.name not in names.aliases
+        }
+        self._top = list(self._defs)
 
     def _dispatch(self, node: ast.AST) -> None:
         for visit in self.visitors.get(type(node), ()):
@@ -393,9 +441,14 @@ class Flow:
                 for decorator in node.decorator_list:
                     self.expr(decorator)
                 self._dispatch(node)
-                env.delete(node.name)  # a def is a module fact, not a tracked value
+                scope = self.ctx.scope
+                if isinstance(scope.node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    env.set(node.name, L.OTHER)  # a local function: called through a summary
+                    env.bind_callee(node.name, self._callee(node.name, node))
+                else:
+                    env.delete(node.name)  # a def is a module fact, not a tracked value
                 returned = self.function(node)
-                if self.ctx.scope is self._module:
+                if scope is self._module:
                     self._returned[node.name] = returned
             case ast.ClassDef():
                 for base in node.bases:
@@ -527,6 +580,8 @@ class Flow:
         env = self.ctx.scope.env
         if isinstance(target, ast.Name):
             env.set(target.id, labels or L.OTHER)
+            if env.callables is not None or isinstance(value, ast.Lambda | ast.Call):
+                env.bind_callee(target.id, self._callee(target.id, value))
         elif isinstance(target, ast.Tuple | ast.List):
             if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts):
                 for sub, part in zip(target.elts, value.elts, strict=True):
@@ -635,8 +690,12 @@ class Flow:
 
     def expr(self, node: ast.expr) -> int:
         labels = self._expr(node)
-        self.ctx.remember(node, labels)
-        self._dispatch(node)
+        self._labels[id(node)] = labels  # `ctx.remember`, inlined: once per expression
+        visits = self.visitors.get(type(node))
+        if visits:
+            ctx = self.ctx
+            for visit in visits:
+                visit(node, ctx)
         return labels
 
     def _expr(self, node: ast.expr) -> int:
@@ -845,8 +904,24 @@ class Flow:
         self, node: ast.Call, func: ast.expr, receiver: int, first: int, arguments: int
     ) -> int:
         facts = self.facts
+        if isinstance(func, ast.Name):
+            callee = self.ctx.scope.env.callee(func.id)
+            if callee is not None:
+                return self._call_local(node, callee, arguments)
+        elif isinstance(func, ast.Attribute) and func.attr in _RUNNER_METHODS:
+            at = _RUNNER_METHODS[func.attr]
+            if len(node.args) > at and not any(
+                isinstance(a, ast.Starred) for a in node.args[: at + 1]
+            ):
+                return self._expand(node, node.args[at], node.args[at + 1 :], [])
         dotted = self.ctx.qualify(func)
         if dotted is not None:
+            if dotted in _RUNNERS and len(node.args) > _RUNNERS[dotted]:
+                at = _RUNNERS[dotted]
+                if not any(isinstance(a, ast.Starred) for a in node.args[: at + 1]):
+                    return self._expand(
+                        node, node.args[at], node.args[at + 1 :], list(node.keywords)
+                    )
             if facts.is_result_class(dotted) or facts.is_result_class(dotted.rpartition(".")[0]):
                 return L.RESULT
             if facts.is_artifact_class(dotted) or facts.is_artifact_class(
@@ -893,6 +968,9 @@ class Flow:
                 return self._member(first, node.args[1].value, None)
             if dotted == "builtins.dict":
                 return (first | arguments) & (L.MAPPING | L.ARTIFACT) or L.OTHER
+            export = self.imported.get(dotted)
+            if export is not None:
+                return self._imported_call(node, dotted, export, arguments)
             summary = None
             if isinstance(func, ast.Name) and func.id in self._defs:
                 summary = self._call_summary(node, func.id)
@@ -939,6 +1017,158 @@ class Flow:
             if receiver & L.STR and method in _STR_METHODS:
                 return L.STR | L.derived(receiver | arguments)
         return L.derived(receiver | arguments)
+
+    # -- local callables ------------------------------------------------------------------
+
+    def _callee(self, name: str, value: ast.AST | None) -> Callee | None:
+        """What a name bound to `value` runs when called: a lambda or a nested def (through
+        a summary, in the scope it closes over), or a `functools.partial(f, ...)`."""
+        if isinstance(value, ast.Lambda | ast.FunctionDef | ast.AsyncFunctionDef):
+            key = f"{id(value)}.{name}"
+            self._defs[key] = value
+            self._closures[key] = self.ctx.scope
+            return key, value
+        if (
+            isinstance(value, ast.Call)
+            and value.args
+            and not isinstance(value.args[0], ast.Starred)
+            and self.ctx.qualify(value.func) in _PARTIALS
+        ):
+            return value
+        return None
+
+    def _call_local(self, node: ast.Call, callee: Callee, arguments: int) -> int:
+        if isinstance(callee, ast.Call):  # `send = partial(f, a)`, `send(b)`: `f(a, b)`
+            args = [*callee.args[1:], *node.args]
+            return self._expand(node, callee.args[0], args, [*callee.keywords, *node.keywords])
+        summary = self._call_summary(node, callee[0])
+        return summary.returns if summary is not None else L.derived(arguments)
+
+    def _expand(
+        self, node: ast.Call, func: ast.expr, args: list[ast.expr], keywords: list[ast.keyword]
+    ) -> int:
+        """A call made on the code's behalf (`partial`, `run_in_executor`, `to_thread`),
+        written out at `node` and checked like a call written there."""
+        labels = self.ctx.labels
+        arguments = L.NOTHING
+        for arg in args:
+            arguments |= labels(arg)
+        for keyword in keywords:
+            arguments |= labels(keyword.value)
+        if self._expanding >= _SUMMARY_DEPTH:
+            return L.derived(arguments)
+        call = ast.copy_location(ast.Call(func=func, args=args, keywords=keywords), node)
+        receiver = labels(func.value) if isinstance(func, ast.Attribute) else L.NOTHING
+        first = labels(args[0]) if args else L.NOTHING
+        self._expanding += 1
+        try:
+            out = self._call_result(call, func, receiver, first, arguments)
+        finally:
+            self._expanding -= 1
+        self.ctx.remember(call, out)
+        self._dispatch(call)
+        return out
+
+    # -- across modules -------------------------------------------------------------------
+
+    def _imported_call(
+        self, node: ast.Call, dotted: str, export: FunctionExport, arguments: int
+    ) -> int:
+        """A call of a function of another module of the run, through its export."""
+        given = None
+        if export.effects is not None and not any(isinstance(a, ast.Starred) for a in node.args):
+            labels = self.ctx.labels
+            given = dict(zip(export.params, map(labels, node.args), strict=False))
+            for keyword in node.keywords:
+                if keyword.arg is not None and keyword.arg in export.keywords:
+                    given[keyword.arg] = labels(keyword.value)
+        if given is None or len(node.args) > len(export.params):
+            return _declared(export.returns, arguments)
+        out = _UNBOUND
+        shown = dotted.rpartition(".")[2]
+        for effect in export.effects or ():
+            if given.get(effect.param, L.NOTHING) & _KIND_MASKS[effect.kind]:
+                out = _join(out, effect.returns)
+                for origin in effect.findings:
+                    module, line, code, message = origin
+                    text = (
+                        f"{shown}() is given {self._given(node)}, and in {module} at line "
+                        f"{line}: {message}"
+                    )
+                    self.ctx.report(code, node, text)
+                    self._origins[text] = origin
+        return export.returns if out == _UNBOUND else out
+
+    def exports(self, demanded: frozenset[str]) -> Exports:
+        """What this module gives the modules that import it: its tool classes, what its
+        functions return, and for the functions they import, per parameter what a result
+        (or results, an artifact, `.content`, a string made from one) given to it does."""
+        module = self.facts.module or ""
+        tools = frozenset(c.qualname for c in self.facts.classes.values() if c.is_tool)
+        functions = {}
+        for name in self._top:
+            definition = self._defs[name]
+            returns = self.facts.functions.get(name) or self._returned.get(name, L.NOTHING)
+            export = None
+            if name in demanded and not isinstance(definition, ast.Lambda):
+                export = self._export(name, definition, returns & _KEPT)
+            if export is None and returns & _KEPT:
+                export = FunctionExport(returns & _KEPT)
+            if export is not None:
+                functions[f"{module}.{name}"] = export
+        return Exports(tools, functions)
+
+    def _export(
+        self, name: str, definition: ast.FunctionDef | ast.AsyncFunctionDef, returns: int
+    ) -> FunctionExport | None:
+        """Per parameter and kind, what the function does differently; None when nothing."""
+        args = definition.args
+        params = tuple(a.arg for a in [*args.posonlyargs, *args.args])
+        keywords = frozenset(a.arg for a in [*args.args, *args.kwonlyargs])
+        every = [*params, *(a.arg for a in args.kwonlyargs)]
+        # What the main pass found is what the function does unprompted.
+        known = {(f.line, f.column, f.code) for f in self.ctx.findings.values()}
+        # One run with every parameter given every kind at once: when even that changes
+        # nothing, no single one does (the common case, and the cost of most exports).
+        together = self._summary(name, dict.fromkeys(every, _EVERY_KIND))
+        if together is None or (
+            together.returns & _KEPT == returns
+            and all((f.line, f.column, f.code) in known for f in together.findings)
+        ):
+            return None
+        baseline = self._summary(name, {})
+        if baseline is None:
+            return None
+        known |= {(f.line, f.column, f.code) for f in baseline.findings}
+        module = self.facts.module or ""
+        effects = []
+        for param in every:
+            alone = self._summary(name, {param: _EVERY_KIND})
+            if alone is None or (
+                alone.returns == baseline.returns
+                and all((f.line, f.column, f.code) in known for f in alone.findings)
+            ):
+                continue
+            for kind, _ in KINDS:
+                one = self._summary(name, {param: kind})
+                if one is None:
+                    continue
+                found = tuple(
+                    self._origin(module, f)
+                    for f in one.findings
+                    if (f.line, f.column, f.code) not in known
+                )
+                if found or one.returns != baseline.returns:
+                    effects.append(Effect(param, kind, one.returns, found))
+        if not effects and not baseline.returns & _KEPT:
+            return None
+        return FunctionExport(baseline.returns, params, keywords, tuple(effects))
+
+    def _origin(self, module: str, finding: Finding) -> tuple[str, int, str, str]:
+        """Where a finding of a summary happens: a chain of calls across modules names
+        only its last link, so the message does not grow with the chain."""
+        origin = self._origins.get(finding.message)
+        return origin or (module, finding.line, finding.code, finding.message)
 
     # -- function summaries ---------------------------------------------------------------
 
@@ -1005,7 +1235,7 @@ class Flow:
         ctx = self.ctx
         saved = ctx.findings, ctx.scope, self._heads, self._looping
         owner = self._owners.get(name)
-        outer = self._module
+        outer = self._closures.get(name, self._module)
         if owner is not None:  # a method: interpreted in its class's scope
             outer = Scope(owner.node, owner.qualname.lstrip("."), owner, Env(self._module.env))
         ctx.findings, ctx.scope, self._heads, self._looping = {}, outer, {}, 0
@@ -1021,7 +1251,7 @@ class Flow:
         return summary
 
     def _arguments(
-        self, definition: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call, bound: bool
+        self, definition: Definition, node: ast.Call, bound: bool
     ) -> dict[str, int] | None:
         """Parameter → labels of the argument this call passes, or None when unclear."""
         args = definition.args
@@ -1044,18 +1274,19 @@ class Flow:
                 return self.ctx.describe(arg)
         return "its arguments"
 
-    def _may_return_result(self, definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    def _may_return_result(self, definition: Definition) -> bool:
         """Whether a summary can say more than "returns something else": the function is
         not one the per-definition pre-filter skips, or (without it) names a marker."""
         from toolwire.analysis import relevant
 
         if self._skip is not None:
             return id(definition) not in self._skip
-        found = self._relevant.get(definition.name)
+        name = getattr(definition, "name", "<lambda>")
+        found = self._relevant.get(name)
         if found is None:
             start, end = definition.lineno, definition.end_lineno or definition.lineno
             text = "\n".join(self.ctx.lines[start - 1 : end])
-            found = self._relevant[definition.name] = relevant(text, self.facts.config)
+            found = self._relevant[name] = relevant(text, self.facts.config)
         return found
 
     def _element_shape(self, elements: list[ast.expr]) -> int:
@@ -1096,6 +1327,11 @@ class Flow:
 class Summary:
     returns: int  # labels of what the call returns
     findings: list[Finding]  # what its body reports, given these arguments
+
+
+_KIND_MASKS = {kind: mask for kind, mask in KINDS}
+_EVERY_KIND = functools.reduce(operator.or_, (kind for kind, _ in KINDS))
+_KEPT = L.TAINT | L.TOOL | L.TOOLS  # what an export's return is worth telling
 
 
 def _declared(returns: int, inputs: int) -> int:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from toolwire.config import Config, ConfigError, find_config, load_config
-from toolwire.engine import batch_gc, check_source, module_name
+from toolwire.engine import batch_gc, check_source, linked, module_name
 from toolwire.files import STDIN, discover, read
 from toolwire.findings import Finding
 from toolwire.reporters import REPORTERS, Report, RunError
@@ -251,7 +251,8 @@ def run(
             if isinstance(source, Finding)
             else check_file(stdin_task, source)
         )
-    results += _check_all(tasks, _job_count(jobs, len(tasks)))
+    with linked(tasks):  # each module sees what the modules it imports export
+        results += _check_all(tasks, _job_count(jobs, len(tasks)))
 
     report = Report(
         findings=[f for found, _ in results for f in found] + input_errors,
