@@ -16,7 +16,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
 
-from toolwire.config import Config, find_config, load_config
+from toolwire.config import Config, load_config, resolver
 
 
 def resolve_config(
@@ -28,10 +28,11 @@ def resolve_config(
 ) -> Config:
     """The explicit config, else `--toolwire-config`, else the nearest pyproject; then overrides."""
     if config is None:
-        path = Path(config_file) if config_file else None
-        if path is None and filename:
-            path = find_config(Path(filename))
-        config = load_config(path)
+        fixed = Path(config_file) if config_file else None
+        if fixed is None and not filename:
+            config = load_config(None)
+        else:
+            config = resolver(fixed)(Path(filename or "-"))
     changes: dict[str, object] = {}
     if methods:
         changes["tool_methods"] = tuple(dict.fromkeys(methods))

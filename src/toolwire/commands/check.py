@@ -15,11 +15,11 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
-from toolwire.config import Config, ConfigError, find_config, load_config
+from toolwire.config import Config, ConfigError, ConfigResolver
 from toolwire.engine import batch_gc, check_source, module_name
 from toolwire.files import STDIN, discover, read
 from toolwire.findings import Finding
@@ -158,41 +158,6 @@ def command(
 # -- the run -------------------------------------------------------------------------------
 
 
-class _Configs:
-    """The config of each file: `--config`, or the nearest one, looked up once per directory."""
-
-    def __init__(
-        self,
-        config_file: Path | None,
-        select: tuple[str, ...] | None,
-        ignore: tuple[str, ...] | None,
-    ) -> None:
-        self._fixed = config_file
-        self._overrides: dict[str, Any] = {}
-        if select is not None:
-            self._overrides["select"] = select
-        if ignore is not None:
-            self._overrides["ignore"] = ignore
-        self._by_dir: dict[Path, Path | None] = {}
-        self._by_file: dict[Path | None, Config | ConfigError] = {}
-
-    def for_path(self, path: Path) -> Config | ConfigError:
-        source = self._fixed if self._fixed is not None else self._nearest(path)
-        if source not in self._by_file:
-            try:
-                config = load_config(source)
-                self._by_file[source] = config.with_overrides(**self._overrides)
-            except ConfigError as exc:
-                self._by_file[source] = exc
-        return self._by_file[source]
-
-    def _nearest(self, path: Path) -> Path | None:
-        directory = Path(os.path.abspath(path)).parent
-        if directory not in self._by_dir:
-            self._by_dir[directory] = find_config(directory)
-        return self._by_dir[directory]
-
-
 def display_path(path: Path, cwd: Path) -> str:
     """Relative to the working directory when below it, else as given."""
     if path.is_absolute():
@@ -220,7 +185,8 @@ def run(
     batch_gc()
     cwd = Path.cwd()
     files, input_errors = discover(paths)
-    configs = _Configs(config_file, select, ignore)
+    overrides = {"select": select, "ignore": ignore}
+    configs = ConfigResolver(config_file, {k: v for k, v in overrides.items() if v is not None})
 
     tasks: list[Task] = []
     stdin_task: Task | None = None
@@ -277,17 +243,15 @@ def run(
 
 
 def _task(
-    path: Path, cwd: Path, configs: _Configs, stdin_filename: str | None
+    path: Path, cwd: Path, configs: ConfigResolver, stdin_filename: str | None
 ) -> Task | ConfigError:
-    if str(path) != STDIN:
-        config = configs.for_path(path)
-        if isinstance(config, ConfigError):
-            return config
-        return Task(str(path), display_path(path, cwd), config, module_name(path, config))
     named = Path(stdin_filename) if stdin_filename else None
-    config = configs.for_path(named or cwd / STDIN)
-    if isinstance(config, ConfigError):
-        return config
+    try:
+        config = configs(path if str(path) != STDIN else named or cwd / STDIN)
+    except ConfigError as exc:
+        return exc
+    if str(path) != STDIN:
+        return Task(str(path), display_path(path, cwd), config, module_name(path, config))
     module = module_name(named, config) if named else None
     return Task(STDIN, stdin_filename or STDIN, config, module)
 
