@@ -20,10 +20,9 @@ import sys
 import tokenize
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from toolwire import files, writes
 from toolwire.codemods._crossfile import CrossFile, index_module
@@ -32,13 +31,12 @@ from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
 from toolwire.config import Config
 from toolwire.engine import batch_gc, check_tree, decode, module_name, parse
 from toolwire.findings import Finding, unreadable
+from toolwire.pool import parallel_map
 
 __all__ = ["CODEMODS", "FileOutcome", "Summary", "migrate_paths"]
 
 CODEMODS = ("tool-returns", "wire-content")
 Mode = Literal["write", "diff", "check"]
-_T = TypeVar("_T")
-_R = TypeVar("_R")
 
 
 @dataclass(slots=True)
@@ -587,22 +585,6 @@ def unified_diff(name: str, old: bytes, new: bytes) -> bytes:
 # -- the run -------------------------------------------------------------------------------
 
 
-def _map(fn: Callable[[_T], _R], items: Sequence[_T], jobs: int) -> list[_R]:
-    jobs = min(jobs, len(items))
-    if jobs <= 1:
-        return [fn(item) for item in items]
-    chunk = max(1, len(items) // (jobs * 8))
-    with ProcessPoolExecutor(
-        max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),)
-    ) as pool:
-        return list(pool.map(fn, items, chunksize=chunk))
-
-
-def _worker_init(parent: int) -> None:
-    writes.guard_parent(parent)
-    batch_gc()
-
-
 def _pass_one(args: tuple[Path, Config, CrossFile]) -> FileOutcome:
     return tool_returns_file(*args)
 
@@ -630,11 +612,11 @@ def _settled_pass_one(
     few rounds; one round does when no framework preset names class tools.
     """
     classes: dict[str, tuple[str, ...]] = {}
-    for found in _map(_index_one, items, jobs):
+    for found in parallel_map(_index_one, items, jobs):
         classes.update(found)
     cross = CrossFile(classes)
     for _ in range(_ROUNDS):
-        first = _map(_pass_one, [(p, c, cross) for p, c in items], jobs)
+        first = parallel_map(_pass_one, [(p, c, cross) for p, c in items], jobs)
         if not classes:
             return first, True
         wired = frozenset(w for o in first for w in o.wired)
@@ -692,7 +674,7 @@ def migrate_paths(
         _Finish(p, c, mode, "wire-content" in codemods, known, o.new_text, o.digest)
         for p, c, o in zip(listed, configs, first, strict=True)
     ]
-    second = _map(finish_file, tasks, jobs)
+    second = parallel_map(finish_file, tasks, jobs)
     for one, two in zip(first, second, strict=True):
         one.new_text = None
         one.errors += two.errors

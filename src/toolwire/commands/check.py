@@ -8,14 +8,12 @@ findings into 0: input errors still exit 2.
 from __future__ import annotations
 
 import io
-import math
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -23,10 +21,8 @@ from toolwire.config import Config, ConfigError, ConfigResolver
 from toolwire.engine import batch_gc, check_source, module_name
 from toolwire.files import STDIN, discover, read
 from toolwire.findings import Finding
+from toolwire.pool import parallel_map
 from toolwire.reporters import REPORTERS, Report, RunError
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 WIRE_CODES = ("TW301", "TW302")
 PARALLEL_ABOVE = 8  # files; below this a process pool costs more than it saves
@@ -56,10 +52,6 @@ def check_file(task: Task, source: bytes | None = None) -> FileResult:
         return check_source(data, task.display, task.config, module=task.module), []
     except Exception as exc:
         return [], [internal_error(task.display, exc)]
-
-
-def check_chunk(tasks: Sequence[Task]) -> list[FileResult]:
-    return [check_file(task) for task in tasks]
 
 
 def internal_error(path: str, exc: BaseException) -> RunError:
@@ -287,40 +279,6 @@ def _check_all(tasks: Sequence[Task], jobs: int) -> list[FileResult]:
     if not tasks:
         return []
     if not _show_progress(len(tasks)):
-        return _run_chunks(tasks, jobs, lambda done: None)
+        return parallel_map(check_file, tasks, jobs)
     with click.progressbar(length=len(tasks), label="toolwire", file=sys.stderr) as bar:
-        return _run_chunks(tasks, jobs, bar.update)
-
-
-def _run_chunks(
-    tasks: Sequence[Task], jobs: int, advance: Callable[[int], None]
-) -> list[FileResult]:
-    if jobs <= 1:
-        results = []
-        for task in tasks:
-            results.append(check_file(task))
-            advance(1)
-        return results
-    from concurrent.futures import ProcessPoolExecutor, as_completed  # only when parallel
-
-    size = max(1, math.ceil(len(tasks) / (jobs * 4)))
-    chunks = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
-    by_chunk: dict[int, list[FileResult]] = {}
-    try:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=batch_gc) as pool:
-            futures: dict[Future[list[FileResult]], int] = {
-                pool.submit(check_chunk, chunk): index for index, chunk in enumerate(chunks)
-            }
-            for future in as_completed(futures):
-                index = futures[future]
-                try:
-                    by_chunk[index] = future.result()
-                except Exception:  # a dead worker or a pickling failure: redo it here
-                    by_chunk[index] = check_chunk(chunks[index])
-                advance(len(chunks[index]))
-    except OSError:  # no process pool on this platform
-        pass
-    for index, chunk in enumerate(chunks):
-        if index not in by_chunk:
-            by_chunk[index] = check_chunk(chunk)
-    return [result for index in range(len(chunks)) for result in by_chunk[index]]
+        return parallel_map(check_file, tasks, jobs, bar.update)
