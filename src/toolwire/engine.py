@@ -137,7 +137,9 @@ def check_tree(
     except Exception as exc:  # a bug in a check must not stop the run or show a traceback
         line = getattr(exc, "lineno", 1)
         return [unreadable(path, f"internal error in toolwire: {type(exc).__name__}: {exc}", line)]
-    return sorted({f for f in findings if config.enabled(f.code)})
+    # The enabled checks alone ran (`checks.visitors`), and the flow keeps one finding per
+    # line, column and code: what is left is the order.
+    return sorted(findings)
 
 
 @contextlib.contextmanager
