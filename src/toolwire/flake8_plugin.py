@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from toolwire import __version__
 from toolwire.config import Config, ConfigError, resolver
 from toolwire.engine import check_tree, module_name
-from toolwire.findings import Finding, unreadable
+from toolwire.findings import Finding, internal_error, unreadable
 
 _STDIN_NAMES = {"-", "stdin"}
 
@@ -63,7 +63,6 @@ class ToolwireChecker:
         try:
             findings = self.findings()
         except Exception as exc:  # flake8 would abort the whole run on a plugin crash
-            message = f"internal error: {type(exc).__name__}: {exc}"
-            findings = [unreadable(self.filename, message)]
+            findings = [internal_error(self.filename, f"{type(exc).__name__}: {exc}")]
         for finding in findings:
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)

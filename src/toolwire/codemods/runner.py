@@ -30,7 +30,7 @@ from toolwire.codemods._frameworks import shapes_for
 from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
 from toolwire.config import Config
 from toolwire.engine import batch_gc, check_tree, decode, module_name, parse
-from toolwire.findings import Finding, unreadable
+from toolwire.findings import Finding, internal_error, not_written, unreadable
 from toolwire.pool import parallel_map
 
 __all__ = ["CODEMODS", "FileOutcome", "Summary", "migrate_paths"]
@@ -96,13 +96,9 @@ class Summary:
             return {**data, "reason": e.reason} if e.reason else data
 
         def finding(f: Finding) -> dict[str, Any]:
-            return {
-                "path": f.path,
-                "line": f.line,
-                "column": f.column,
-                "code": f.code,
-                "message": f.message,
-            }
+            data = {"path": f.path, "line": f.line, "column": f.column, "code": f.code}
+            data["message"] = f.message
+            return {**data, "problem": f.problem} if f.problem else data
 
         data: dict[str, Any] = {
             "mode": self.mode,
@@ -357,8 +353,8 @@ def _guarded(work: Callable[[FileOutcome], None], name: str) -> FileOutcome:
     except RecursionError:
         return FileOutcome(name, [unreadable(name, "cannot migrate: too deeply nested")], kept=True)
     except Exception as exc:  # a bug in a codemod must not stop the run or show a traceback
-        problem = f"internal error in toolwire migrate: {type(exc).__name__}: {exc}"
-        return FileOutcome(name, [unreadable(name, problem)], kept=True)
+        problem = f"toolwire migrate: {type(exc).__name__}: {exc}"
+        return FileOutcome(name, [internal_error(name, problem)], kept=True)
     return outcome
 
 
@@ -475,14 +471,16 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
             outcome.changed, outcome.kept = False, True
         except OSError as exc:
             reason = files.strerror(exc)
-            outcome.errors.append(unreadable(name, f"cannot write: {reason}; left unchanged"))
+            outcome.errors.append(not_written(name, f"cannot write: {reason}; left unchanged"))
             outcome.changed, outcome.kept = False, True
 
 
 def _raced(outcome: FileOutcome) -> None:
     outcome.raced, outcome.kept, outcome.changed = True, True, False
     outcome.errors.append(
-        unreadable(outcome.path, "changed on disk during the run; left as saved, run migrate again")
+        not_written(
+            outcome.path, "changed on disk during the run; left as saved, run migrate again"
+        )
     )
 
 
@@ -501,7 +499,7 @@ def _encode(data: bytes, original: str, text: str, name: str, outcome: FileOutco
         new_data = None
     if new_data is None:
         outcome.errors.append(
-            unreadable(
+            not_written(
                 name,
                 f"cannot write: the {encoding} encoding does not round-trip this file "
                 "byte for byte; left unchanged",
@@ -543,10 +541,9 @@ def _wire_content(
     outcome.review.extend(report.review)
     for finding in report.unmatched:
         outcome.errors.append(
-            unreadable(
+            internal_error(
                 name,
-                f"internal error: no expression at the {finding.code} span; "
-                "that rewrite was not made",
+                f"no expression at the {finding.code} span; that rewrite was not made",
                 finding.line,
                 finding.column,
             )
@@ -562,8 +559,8 @@ def _wire_content(
 
 def _broken(name: str, problem: Finding | None) -> Finding:
     where = f" (line {problem.line}: {problem.message})" if problem else ""
-    return unreadable(
-        name, f"internal error: the migrated code does not parse{where}; the file was not changed"
+    return internal_error(
+        name, f"the migrated code does not parse{where}; the file was not changed"
     )
 
 
