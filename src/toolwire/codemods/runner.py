@@ -45,9 +45,11 @@ class FileOutcome:
     errors: list[Finding] = field(default_factory=list)
     migrated: list[MethodEvent] = field(default_factory=list)
     skipped: list[MethodEvent] = field(default_factory=list)
-    text: int = 0
-    error: int = 0
-    marked: int = 0  # of `error`: by an error marker in the returned text
+    # How many returns tool-returns wrapped in ToolResult.text / ToolResult.error, and how
+    # many of the latter it made errors by their text (an error marker).
+    returns_text: int = 0
+    returns_error: int = 0
+    returns_marked: int = 0
     known_tools: set[str] = field(default_factory=set)
     wired: set[str] = field(default_factory=set)
     results: dict[str, bool] = field(default_factory=dict)
@@ -107,9 +109,9 @@ class Summary:
             "files_changed": len(self.changed),
             "changed": [o.path for o in self.changed],
             "methods_migrated": len(self.items("migrated")),
-            "returns_text": self.total("text"),
-            "returns_error": self.total("error"),
-            "returns_error_by_marker": self.total("marked"),
+            "returns_text": self.total("returns_text"),
+            "returns_error": self.total("returns_error"),
+            "returns_error_by_marker": self.total("returns_marked"),
             "sinks_moved": self.total("sinks"),
             "str_calls_moved": self.total("str_calls"),
             "migrated": [event(e) for e in self.items("migrated")],
@@ -130,8 +132,8 @@ class Summary:
     def as_text(self) -> list[str]:
         verb = {"write": "changed", "diff": "would change", "check": "would change"}[self.mode]
         lines = [f"{verb}: {o.path}" for o in self.changed]
-        text, error = _n(self.total("text"), "return"), self.total("error")
-        by_marker = self.total("marked")
+        text, error = _n(self.total("returns_text"), "return"), self.total("returns_error")
+        by_marker = self.total("returns_marked")
         marked = f", {by_marker} of them by an error marker" if by_marker else ""
         sinks, calls = (
             _n(self.total("sinks"), "sink payload"),
@@ -387,7 +389,8 @@ def _tool_returns(
     report = migration.report
     outcome.wired, outcome.results, outcome.kept_tools = report.wired, report.results, report.kept
     outcome.migrated, outcome.skipped = report.migrated, report.skipped
-    outcome.text, outcome.error, outcome.marked = report.text, report.error, report.marked
+    outcome.returns_text, outcome.returns_error = report.text, report.error
+    outcome.returns_marked = report.marked
     outcome.known_tools = report.known_tools
     if new is not tree:
         code: str = new.code
@@ -679,7 +682,7 @@ def migrate_paths(
         one.changed, one.diff, one.raced = two.changed, two.diff, two.raced
         if two.kept:
             # The file was kept as it was: nothing it reports as migrated happened.
-            one.migrated, one.text, one.error, one.sinks, one.str_calls = [], 0, 0, 0, 0
-            one.marked = 0
+            one.migrated, one.sinks, one.str_calls = [], 0, 0
+            one.returns_text = one.returns_error = one.returns_marked = 0
         summary.outcomes.append(one)
     return summary
