@@ -4,26 +4,15 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
-from functools import cache
 
 from toolwire.config import Config
 from toolwire.findings import Finding
-
-
-@cache
-def _markers(config: Config, known_tools: frozenset[str]) -> tuple[str, ...]:
-    """Text that any module with something to report must contain."""
-    names = [*config.result_classes, *config.artifact_classes, *config.tool_bases, *known_tools]
-    return (
-        *{n.rpartition(".")[2] for n in names},
-        *(f"def {m}" for m in config.tool_methods),
-        "artifacts",
-    )
+from toolwire.prefilter import Prefilter
 
 
 def relevant(text: str, config: Config, known_tools: frozenset[str] = frozenset()) -> bool:
     """A cheap text test: False means no check can fire, so the module is skipped."""
-    return any(marker in text for marker in _markers(config, known_tools))
+    return Prefilter.of(config, known_tools).may_find(text)
 
 
 _MAX_MARKED = 64  # past this many names worth following, the whole module is analysed
@@ -99,6 +88,6 @@ def analyse(
 
     facts = ModuleFacts(tree, config, module, known_tools)
     ctx = Context(facts, lines, path)
-    skip = irrelevant_units(tree, lines, _markers(config, known_tools))
+    skip = irrelevant_units(tree, lines, Prefilter.of(config, known_tools).markers)
     Flow(ctx, visitors(config.select, config.ignore)).module(tree, skip)
     return list(ctx.findings.values())

@@ -15,7 +15,6 @@ import functools
 import hashlib
 import io
 import os
-import re
 import sys
 import tokenize
 import warnings
@@ -32,6 +31,7 @@ from toolwire.config import Config
 from toolwire.engine import batch_gc, check_tree, decode, module_name, parse
 from toolwire.findings import Finding, internal_error, not_written, unreadable
 from toolwire.pool import parallel_map
+from toolwire.prefilter import Prefilter
 
 __all__ = ["CODEMODS", "FileOutcome", "Summary", "migrate_paths"]
 
@@ -168,75 +168,8 @@ class Summary:
         return lines
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_FEW = 8  # up to this many names, one regex; beyond, a set of the file's identifiers
-
-
 def _n(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-@dataclass(frozen=True, slots=True)
-class _Filters:
-    """Cheap text tests that decide whether a file is worth a parse."""
-
-    tools: re.Pattern[bytes] | None
-    tool_extra: tuple[bytes, ...]
-    sinks: re.Pattern[str] | None
-    stringify: re.Pattern[str]
-    sources: re.Pattern[str]
-    names: frozenset[str]  # known tool classes, when there are too many for one regex
-
-    @classmethod
-    @functools.lru_cache(maxsize=64)
-    def of(cls, config: Config, known_tools: frozenset[str] = frozenset()) -> _Filters:
-        from toolwire.codemods._frameworks import shapes_for
-
-        shapes = shapes_for(config.presets)
-        all_methods = dict.fromkeys([*config.tool_methods, *shapes.methods])
-        methods = "|".join(re.escape(m) for m in all_methods)
-        # No leading `\b`: a literal prefix lets `re` skip ahead fast; a false hit only costs
-        # a parse, and the parse decides.
-        parts = [rf"def\s+(?:{methods})\b"] if methods else []
-        if shapes.words:
-            parts.append(rf"\b(?:{'|'.join(re.escape(w) for w in shapes.words)})\b")
-        tools = re.compile("|".join(parts).encode()) if parts else None
-        results = [c.rpartition(".")[2] for c in config.result_classes]
-        sink_parts = [rf"{re.escape(s.target.rpartition('.')[2])}\s*\(" for s in config.wire_sinks]
-        sink_parts += [rf"[\"']{re.escape(s.value)}[\"']" for s in config.message_sinks]
-        known = frozenset(t.rpartition(".")[2] for t in known_tools)
-        few = [*results, *known] if len(known) <= _FEW else results
-        source_parts = [re.escape(n) for n in dict.fromkeys(few)]
-        if methods:
-            source_parts.append(rf"\.\s*(?:{methods})\s*\(")
-        return cls(
-            tools=tools,
-            tool_extra=(b"str", *(r.encode() for r in results)),
-            sinks=re.compile("|".join(sink_parts)) if sink_parts else None,
-            stringify=re.compile(r"str\s*\("),
-            sources=re.compile("|".join(source_parts) or r"(?!)"),
-            names=known if len(known) > _FEW else frozenset(),
-        )
-
-    def tool_candidate(self, data: bytes) -> bool:
-        return bool(self.tools and self.tools.search(data)) and any(
-            word in data for word in self.tool_extra
-        )
-
-    def wire_candidate(self, text: str) -> bool:
-        """A sink is named, or `str(` meets something that can be a ToolResult."""
-        if self.sinks is not None and self.sinks.search(text):
-            return True
-        if not self.stringify.search(text):
-            return False
-        if self.sources.search(text):
-            return True
-        return bool(self.names) and not self.names.isdisjoint(_IDENTIFIER.findall(text))
-
-
-def _bytes_text(data: bytes) -> str:
-    # Only for the pre-filter: the patterns are ASCII, so latin-1 never fails and never lies.
-    return data.decode("latin-1")
 
 
 def _read(path: Path) -> bytes | Finding:
@@ -374,7 +307,7 @@ def _tool_returns(
     if isinstance(data, Finding):
         outcome.errors.append(data)
         return
-    if not _Filters.of(config).tool_candidate(data):
+    if not Prefilter.of(config).may_migrate(data):
         return
     text, problem = decode(data, name)
     if text is None:
@@ -429,8 +362,8 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
     if task.digest is not None and _digest(data) != task.digest:
         _raced(outcome)
         return
-    filters = _Filters.of(config, task.known_tools)
-    if task.new_text is None and not filters.wire_candidate(_bytes_text(data)):
+    filters = Prefilter.of(config, task.known_tools)
+    if task.new_text is None and not filters.may_rewire(data):
         return
     original, problem = decode(data, name)
     if original is None:
@@ -438,7 +371,7 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
         return
     text = task.new_text if task.new_text is not None else original
     tree: ast.Module | None = None
-    if task.wire and filters.wire_candidate(text):
+    if task.wire and filters.may_rewire(text):
         tree, problem = parse(text, name)
         if tree is None:
             if task.new_text is not None:
