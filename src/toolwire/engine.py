@@ -142,15 +142,15 @@ def check_tree(
 
 
 @contextlib.contextmanager
-def deep_walks() -> Iterator[None]:
-    """Room for a recursive walk of a parsed tree (the flow, `ast.NodeVisitor`).
+def deep_walks(depth: int = _ANALYSIS_DEPTH) -> Iterator[None]:
+    """Room for a recursive walk of a parsed tree (the flow, `ast.NodeVisitor`, LibCST).
 
     A walk recurses once per nesting level, as ast does; Python frames cost no C stack on
     3.11+, so a deep but valid expression gets room instead of a TW000. What is deeper
     still raises RecursionError: report it as TOO_DEEP_TO_ANALYSE.
     """
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _ANALYSIS_DEPTH))
+    sys.setrecursionlimit(max(limit, depth))
     try:
         yield
     finally:

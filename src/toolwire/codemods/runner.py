@@ -9,16 +9,14 @@ encoding round-trips, and it still holds the bytes pass 1 read (`toolwire.writes
 from __future__ import annotations
 
 import ast
-import contextlib
 import difflib
 import functools
 import hashlib
 import io
 import os
-import sys
 import tokenize
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -28,7 +26,7 @@ from toolwire.codemods._crossfile import CrossFile, index_module
 from toolwire.codemods._frameworks import shapes_for
 from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
 from toolwire.config import Config
-from toolwire.engine import batch_gc, check_tree, decode, module_name, parse
+from toolwire.engine import batch_gc, check_tree, decode, deep_walks, module_name, parse
 from toolwire.findings import Finding, internal_error, not_written, unreadable
 from toolwire.pool import parallel_map
 from toolwire.prefilter import Prefilter
@@ -213,16 +211,6 @@ def nesting(tree: ast.AST, limit: int = _MAX_DEPTH) -> int | None:
     return None
 
 
-@contextlib.contextmanager
-def _deep_recursion() -> Iterator[None]:
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _LIBCST_RECURSION))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(limit)
-
-
 def _parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[Any, Finding | None]:
     import libcst as cst
 
@@ -236,7 +224,7 @@ def _parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[An
             path, f"cannot migrate: an expression nested over {_MAX_DEPTH} levels deep", line
         )
     try:
-        with _deep_recursion():
+        with deep_walks(_LIBCST_RECURSION):
             return cst.parse_module(text), None
     except cst.ParserSyntaxError as exc:
         # CPython parsed it, so this is a LibCST limit, not the user's syntax error.
@@ -283,7 +271,7 @@ def _guarded(work: Callable[[FileOutcome], None], name: str) -> FileOutcome:
     """Run one file's work; whatever goes wrong is a TW000 for that file, never the run's end."""
     outcome = FileOutcome(name)
     try:
-        with _deep_recursion():
+        with deep_walks(_LIBCST_RECURSION):
             work(outcome)
     except RecursionError:
         return FileOutcome(name, [unreadable(name, "cannot migrate: too deeply nested")], kept=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from toolwire.commands import config_option
 from toolwire.config import Config, ConfigError, ConfigResolver
 from toolwire.engine import batch_gc, check_source, module_name
 from toolwire.files import STDIN, discover, read
@@ -104,13 +105,7 @@ def _split_codes(
     f"{PARALLEL_ABOVE} files, else 1.",
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings (not on errors).")
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Use this pyproject.toml or toolwire.toml instead of the nearest one of each file.",
-)
+@config_option()
 @click.option(
     "--stdin-filename",
     default=None,

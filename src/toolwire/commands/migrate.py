@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from toolwire.codemods.runner import CODEMODS, Mode, Summary, migrate_paths
+from toolwire.commands import config_option
 from toolwire.config import ConfigError, ConfigResolver
 
 __all__ = ["command"]
@@ -60,13 +61,7 @@ def _codemods(value: str) -> tuple[str, ...]:
 @click.option(
     "--result-class", default=None, help="Dotted name of the result class; replaces result-class."
 )
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="The pyproject.toml or toolwire.toml to use (default: the nearest one per file).",
-)
+@config_option()
 @click.option(
     "--format",
     "output_format",
