@@ -1,6 +1,6 @@
 """The whole toolwire story on a scratch copy of examples/agent (the README's main command).
 
-    python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/python examples/demo.py
+    python3 -m venv .venv && .venv/bin/pip install . pytest && .venv/bin/python examples/demo.py
 
 It runs the real `toolwire` console script installed next to this interpreter:
 
@@ -14,27 +14,22 @@ It runs the real `toolwire` console script installed next to this interpreter:
 
 Findings are expected in step 3, so `check` exiting 1 there is a success. The demo
 exits 0 when every step behaved as expected, 1 otherwise, 2 when toolwire is missing.
-The tests run under pytest when it is installed (`pip install .` does not install it);
-otherwise under a small runner here that supports what the example's tests use.
+The example's tests run under pytest, which the command above installs beside toolwire.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
-import inspect
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import traceback
-import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
 EXAMPLE = HERE / "agent"
@@ -101,16 +96,12 @@ def findings(output: str) -> list[tuple[str, int, str]]:
 
 
 def run_tests(copy: Path, step: Step) -> None:
+    if importlib.util.find_spec("pytest") is None:
+        step.expect(False, "pytest is not installed here: pip install pytest")
+        return
     env = {"PYTHONPATH": os.pathsep.join([str(copy), os.environ.get("PYTHONPATH", "")])}
-    if importlib.util.find_spec("pytest") is not None:
-        args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-        done = run(args, copy, "python -m pytest -q", env)
-    else:
-        print("pytest is not installed here (`pip install .` does not install it), so the")
-        print("tests run under demo.py's small runner (pytest.fixture, pytest.mark.parametrize).")
-        print("For the real thing: pip install pytest")
-        args = [sys.executable, str(Path(__file__).resolve()), "--run-tests", str(copy)]
-        done = run(args, copy, "python examples/demo.py --run-tests .", env)
+    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    done = run(args, copy, "python -m pytest -q", env)
     step.expect(done.returncode == 0, f"the example's tests failed (exit {done.returncode})")
 
 
@@ -204,97 +195,5 @@ def main() -> int:
     return 1 if failed else 0
 
 
-# -- the small test runner (used only when pytest is not installed) ------------------------
-
-
-def _pytest_shim() -> types.ModuleType:
-    """Just enough of `pytest` for the example's tests: fixtures and parametrize."""
-    shim = types.ModuleType("pytest")
-
-    def fixture(function: Any = None, **_: Any) -> Any:
-        def mark(f: Callable[..., Any]) -> Callable[..., Any]:
-            f._demo_fixture = True  # type: ignore[attr-defined]
-            return f
-
-        return mark(function) if callable(function) else mark
-
-    def parametrize(names: str | Sequence[str], values: Sequence[Any]) -> Any:
-        argnames = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
-
-        def mark(f: Callable[..., Any]) -> Callable[..., Any]:
-            cases = [
-                dict(zip(argnames, v if len(argnames) > 1 else (v,), strict=True)) for v in values
-            ]
-            f._demo_cases = [*getattr(f, "_demo_cases", []), cases]  # type: ignore[attr-defined]
-            return f
-
-        return mark
-
-    shim.fixture = fixture  # type: ignore[attr-defined]
-    shim.mark = types.SimpleNamespace(parametrize=parametrize)  # type: ignore[attr-defined]
-    return shim
-
-
-def _cases(function: Callable[..., Any]) -> Iterator[dict[str, Any]]:
-    combined: list[dict[str, Any]] = [{}]
-    for layer in getattr(function, "_demo_cases", []):
-        combined = [{**done, **case} for done in combined for case in layer]
-    yield from combined
-
-
-def _call(function: Callable[..., Any], given: dict[str, Any], fixtures: dict[str, Any]) -> None:
-    kwargs = dict(given)
-    for name in inspect.signature(function).parameters:
-        if name not in kwargs:
-            if name not in fixtures:
-                raise LookupError(f"fixture {name!r} is not available without pytest")
-            kwargs[name] = _resolve(fixtures[name], fixtures)
-    function(**kwargs)
-
-
-def _resolve(fixture: Callable[..., Any], fixtures: dict[str, Any]) -> Any:
-    kwargs = {
-        name: _resolve(fixtures[name], fixtures) for name in inspect.signature(fixture).parameters
-    }
-    return fixture(**kwargs)
-
-
-def run_example_tests(copy: Path) -> int:
-    tests = copy / "tests"
-    sys.modules["pytest"] = _pytest_shim()
-    sys.path[:0] = [str(copy), str(tests)]
-    fixtures: dict[str, Any] = {}
-    modules = ([tests / "conftest.py"] if (tests / "conftest.py").exists() else []) + sorted(
-        tests.glob("test_*.py")
-    )
-    passed, failed = 0, []
-    for path in modules:
-        module = importlib.import_module(path.stem)
-        members = vars(module)
-        fixtures.update({n: f for n, f in members.items() if getattr(f, "_demo_fixture", False)})
-        for name, function in members.items():
-            if not (name.startswith("test_") and inspect.isfunction(function)):
-                continue
-            for case in _cases(function):
-                label = f"{path.name}::{name}" + (
-                    f"[{', '.join(map(repr, case.values()))}]" if case else ""
-                )
-                try:
-                    _call(function, case, fixtures)
-                except Exception:
-                    failed.append((label, traceback.format_exc(limit=-2)))
-                    print("F", end="", flush=True)
-                else:
-                    passed += 1
-                    print(".", end="", flush=True)
-    print()
-    for label, trace in failed:
-        print(f"FAILED {label}\n{trace}")
-    print(f"{passed} passed, {len(failed)} failed (demo.py's runner)")
-    return 1 if failed or not passed else 0
-
-
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--run-tests"] and len(sys.argv) == 3:
-        sys.exit(run_example_tests(Path(sys.argv[2]).resolve()))
     sys.exit(main())

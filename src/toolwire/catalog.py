@@ -22,25 +22,87 @@ from typing import Any
 FAMILIES = ("migrate", "construct", "stringify", "wire", "artifact")
 LAYERS = ("syntax", "mypy", "codemod")
 EXAMPLE_KINDS = ("flagged", "clean", "before", "after")
-_FENCE = re.compile(r"^```python[ \t]+(?P<info>[^\n]*)\n(?P<code>.*?)^```[ \t]*$", re.M | re.S)
+_FENCE = re.compile(
+    r"^```(?P<lang>python|toml)[ \t]+(?P<info>[^\n]*)\n(?P<code>.*?)^```[ \t]*$", re.M | re.S
+)
 _EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>TW\d{3}(?:\s*,\s*TW\d{3})*)")
+
+
+def expectations(source: str) -> list[tuple[int, str]]:
+    """(line, code) pairs promised by `# expect: TWnnn[, TWnnn]` comments, 1-based lines."""
+    found = []
+    for number, text in enumerate(source.splitlines(), 1):
+        match = _EXPECT.search(text)
+        if match:
+            found += [(number, c.strip()) for c in match["codes"].split(",")]
+    return found
 
 
 @dataclass(frozen=True, slots=True)
 class Example:
+    """A fenced example. `number` counts the examples of its kind in its file, from 1;
+    `options` are the info string's other `key=value` words; `config` is what a
+    ```` ```toml config ```` block just before a `before` example lays over the file's."""
+
     kind: str
     code: str
     layers: tuple[str, ...]
     line: int  # where the code starts in the Markdown file
+    source: str = ""  # the file's code (`TW301`) or name
+    number: int = 0
+    options: Mapping[str, str] = field(default_factory=dict)
+    config: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        """`TW301-flagged-2`: the name of this example in every layer's tests."""
+        return f"{self.source}-{self.kind}-{self.number}"
 
     def expected(self) -> list[tuple[int, str]]:
-        """(line, code) pairs promised by `# expect:` comments, 1-based lines."""
-        found = []
-        for number, text in enumerate(self.code.splitlines(), 1):
-            match = _EXPECT.search(text)
-            if match:
-                found += [(number, c.strip()) for c in match["codes"].split(",")]
-        return found
+        return expectations(self.code)
+
+
+def front_matter(text: str, source: str = "") -> tuple[dict[str, Any], str, int]:
+    """(the `+++` TOML front matter, the Markdown after it, how many lines that starts at)."""
+    if not text.startswith("+++\n"):
+        raise CatalogError(f"{source}: a rule file starts with '+++' TOML front matter")
+    end = text.index("\n+++\n", 4)
+    try:
+        meta = tomllib.loads(text[4:end])
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"{source}: bad front matter: {exc}") from None
+    return meta, text[end + 5 :], text[: end + 5].count("\n")
+
+
+def read_examples(
+    body: str, offset: int, layers: tuple[str, ...], source: str = ""
+) -> tuple[Example, ...]:
+    """The examples of a rule or codemod file's Markdown (`offset`: lines before `body`)."""
+    examples = []
+    numbers: dict[str, int] = {}
+    pending: dict[str, Any] = {}
+    for match in _FENCE.finditer(body):
+        words = match["info"].split()
+        kind = words[0] if words else ""
+        if match["lang"] == "toml":
+            if kind == "config":
+                pending = tomllib.loads(match["code"])
+            continue
+        if kind not in EXAMPLE_KINDS:
+            continue
+        options = dict(w.split("=", 1) for w in words[1:] if "=" in w)
+        narrowed = layers
+        if "layers" in options:
+            narrowed = tuple(w for w in options.pop("layers").split(",") if w)
+        numbers[kind] = numbers.get(kind, 0) + 1
+        line = offset + body[: match.start("code")].count("\n") + 1
+        config = pending if kind == "before" else {}
+        if kind == "after":
+            pending = {}
+        examples.append(
+            Example(kind, match["code"], narrowed, line, source, numbers[kind], options, config)
+        )
+    return tuple(examples)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +129,16 @@ class Rule:
         match = re.search(rf"^## {re.escape(title)}\s*\n(.*?)(?=^## |\Z)", self.body, re.M | re.S)
         return match.group(1).strip() if match else ""
 
-    def examples_of(self, kind: str, layer: str) -> list[Example]:
-        return [e for e in self.examples if e.kind == kind and layer in e.layers]
+    def examples_of(self, kinds: str | tuple[str, ...], layer: str) -> list[Example]:
+        """The examples of these kinds that `layer` claims, in file order."""
+        wanted = (kinds,) if isinstance(kinds, str) else kinds
+        return [e for e in self.examples if e.kind in wanted and layer in e.layers]
+
+
+def examples(kinds: str | tuple[str, ...], layer: str) -> list[tuple[Rule, Example]]:
+    """Every example of these kinds that `layer` claims, in catalog order: what each
+    layer's tests run."""
+    return [(rule, e) for rule in catalog().values() for e in rule.examples_of(kinds, layer)]
 
 
 class CatalogError(Exception):
@@ -87,28 +157,9 @@ def rules_dir() -> Traversable:
 
 
 def parse_rule(text: str, source: str = "") -> Rule:
-    if not text.startswith("+++\n"):
-        raise CatalogError(f"{source}: a rule file starts with '+++' TOML front matter")
-    end = text.index("\n+++\n", 4)
-    try:
-        meta = tomllib.loads(text[4:end])
-    except tomllib.TOMLDecodeError as exc:
-        raise CatalogError(f"{source}: bad front matter: {exc}") from None
-    body = text[end + 5 :]
+    meta, body, offset = front_matter(text, source)
     layers = tuple(meta.get("layers", ()))
-    examples = []
-    offset = text[: end + 5].count("\n")
-    for match in _FENCE.finditer(body):
-        words = match["info"].split()
-        kind = words[0] if words else ""
-        if kind not in EXAMPLE_KINDS:
-            continue
-        narrowed = layers
-        for word in words[1:]:
-            if word.startswith("layers="):
-                narrowed = tuple(w for w in word[7:].split(",") if w)
-        line = offset + body[: match.start("code")].count("\n") + 1
-        examples.append(Example(kind, match["code"], narrowed, line))
+    examples = read_examples(body, offset, layers, meta.get("code", source))
     try:
         return Rule(
             code=meta["code"],
@@ -118,7 +169,7 @@ def parse_rule(text: str, source: str = "") -> Rule:
             layers=layers,
             fix=meta.get("fix"),
             body=body,
-            examples=tuple(examples),
+            examples=examples,
             config=meta.get("config", {}),
             messages=meta.get("messages", {}),
             example_module=meta.get("example-module", ""),

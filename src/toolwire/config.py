@@ -7,7 +7,7 @@ import keyword
 import os
 import stat
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -326,6 +326,52 @@ def load_config(path: Path | None) -> Config:
     if not isinstance(table, dict):
         raise ConfigError(path, TABLE, f"expected a table, got {table!r}", in_table=False)
     return config_from_table(table, path)
+
+
+class ConfigResolver:
+    """The config of each file, for every front-end: `fixed` for all of them, else the
+    nearest `[tool.toolwire]` table (looked up once per directory); each file loaded once,
+    with `overrides` (Config field names) laid over it. A bad file raises its ConfigError
+    every time it is asked for."""
+
+    def __init__(self, fixed: Path | None = None, overrides: Mapping[str, Any] | None = None):
+        self.fixed = fixed
+        self._overrides = dict(overrides or {})
+        self._by_dir: dict[Path, Path | None] = {}
+        self._loaded: dict[Path | None, Config | ConfigError] = {}
+
+    def source_for(self, path: Path) -> Path | None:
+        """The config file for `path`, a file (which need not exist, as for stdin)."""
+        if self.fixed is not None:
+            return self.fixed
+        # abspath, not resolve: a system call per component, and find_config resolves.
+        directory = Path(os.path.abspath(path)).parent
+        if directory not in self._by_dir:
+            self._by_dir[directory] = find_config(directory)
+        return self._by_dir[directory]
+
+    def load(self, source: Path | None) -> Config:
+        if source not in self._loaded:
+            try:
+                config = load_config(source)
+                self._loaded[source] = (
+                    config.with_overrides(**self._overrides) if self._overrides else config
+                )
+            except ConfigError as exc:
+                self._loaded[source] = exc
+        found = self._loaded[source]
+        if isinstance(found, ConfigError):
+            raise found
+        return found
+
+    def __call__(self, path: Path) -> Config:
+        return self.load(self.source_for(path))
+
+
+@cache
+def resolver(fixed: Path | None = None) -> ConfigResolver:
+    """The process-wide resolver without overrides (flake8, `python -m libcst.tool`)."""
+    return ConfigResolver(fixed)
 
 
 def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config:

@@ -9,12 +9,12 @@ generated, never edited. `--rules DIR` renders another checkout's `rules/`.
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import re
-import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+import click
 
 from toolwire.catalog import FAMILIES, CatalogError, Rule, catalog, parse_rule
 
@@ -144,47 +144,59 @@ def render(rules: Sequence[Rule]) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m toolwire.docs", description="Render docs/rules.md from rules/."
-    )
-    parser.add_argument("--rules", type=Path, help="the rules/ directory (default: installed)")
-    parser.add_argument("--check", type=Path, metavar="FILE", help="exit 1 if FILE is stale")
-    parser.add_argument("--output", "-o", type=Path, metavar="FILE", help="write to FILE")
-    args = parser.parse_args(argv)
+@click.command("python -m toolwire.docs", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--rules",
+    "rules_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The rules/ directory (default: the installed one).",
+)
+@click.option(
+    "--check",
+    "page",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Exit 1 if FILE is stale.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Write to FILE.",
+)
+def main(rules_dir: Path | None, page: Path | None, output: Path | None) -> None:
+    """Render docs/rules.md from rules/."""
     try:
-        text = render(load_rules(args.rules))
+        text = render(load_rules(rules_dir))
     except (CatalogError, OSError) as exc:
-        print(f"toolwire.docs: {exc}", file=sys.stderr)
-        return 2
-    if args.check is not None:
+        raise _fail(str(exc), 2) from None
+    if page is not None:
         try:
-            current = args.check.read_text(encoding="utf-8")
+            current = page.read_text(encoding="utf-8")
         except OSError as exc:
-            print(f"toolwire.docs: {args.check}: {exc.strerror}", file=sys.stderr)
-            return 1
-        if current == text:
-            return 0
-        diff = difflib.unified_diff(
-            current.splitlines(keepends=True),
-            text.splitlines(keepends=True),
-            str(args.check),
-            "rendered from rules/",
-        )
-        sys.stderr.writelines(diff)
-        rules = f" --rules {args.rules}" if args.rules else ""
-        print(
-            f"toolwire.docs: {args.check} is stale; "
-            f"run `python -m toolwire.docs{rules} -o {args.check}`",
-            file=sys.stderr,
-        )
-        return 1
-    if args.output is not None:
-        args.output.write_text(text, encoding="utf-8")
+            raise _fail(f"{page}: {exc.strerror}", 1) from None
+        if current != text:
+            diff = difflib.unified_diff(
+                current.splitlines(keepends=True),
+                text.splitlines(keepends=True),
+                str(page),
+                "rendered from rules/",
+            )
+            click.echo("".join(diff), err=True, nl=False)
+            rules = f" --rules {rules_dir}" if rules_dir else ""
+            raise _fail(f"{page} is stale; run `python -m toolwire.docs{rules} -o {page}`", 1)
+        return
+    if output is not None:
+        output.write_text(text, encoding="utf-8")
     else:
-        sys.stdout.write(text)
-    return 0
+        click.echo(text, nl=False)
+
+
+def _fail(message: str, status: int) -> click.exceptions.Exit:
+    click.echo(f"toolwire.docs: {message}", err=True)
+    return click.exceptions.Exit(status)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

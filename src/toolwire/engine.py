@@ -143,6 +143,8 @@ def check_tree(
     """Findings for a parsed module, before suppression comments (flake8 applies its own)."""
     from toolwire.analysis import analyse
 
+    # A bug in a check raises: each front-end turns it into its own typed internal error
+    # (a RunError, a TW000 of flake8's, a file migrate leaves as it was).
     try:
         with deep_walks():
             findings = analyse(
@@ -150,22 +152,21 @@ def check_tree(
             )
     except RecursionError:
         return [unreadable(path, TOO_DEEP_TO_ANALYSE)]
-    except Exception as exc:  # a bug in a check must not stop the run or show a traceback
-        line = getattr(exc, "lineno", 1)
-        return [unreadable(path, f"internal error in toolwire: {type(exc).__name__}: {exc}", line)]
-    return sorted({f for f in findings if config.enabled(f.code)})
+    # The enabled checks alone ran (`checks.visitors`), and the flow keeps one finding per
+    # line, column and code: what is left is the order.
+    return sorted(findings)
 
 
 @contextlib.contextmanager
-def deep_walks() -> Iterator[None]:
-    """Room for a recursive walk of a parsed tree (the flow, `ast.NodeVisitor`).
+def deep_walks(depth: int = _ANALYSIS_DEPTH) -> Iterator[None]:
+    """Room for a recursive walk of a parsed tree (the flow, `ast.NodeVisitor`, LibCST).
 
     A walk recurses once per nesting level, as ast does; Python frames cost no C stack on
     3.11+, so a deep but valid expression gets room instead of a TW000. What is deeper
     still raises RecursionError: report it as TOO_DEEP_TO_ANALYSE.
     """
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _ANALYSIS_DEPTH))
+    sys.setrecursionlimit(max(limit, depth))
     try:
         yield
     finally:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Literal
+
+# What a TW000 stands for: input toolwire cannot read, a bug of toolwire's own, or a write
+# that did not happen. Front-ends that can tell them apart branch on this, never on text.
+Problem = Literal["input", "internal", "write"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -47,6 +52,7 @@ class Finding:
     end_line: int = 0
     end_column: int = 0
     fix: str | None = None
+    problem: Problem | None = field(default=None, compare=False)  # TW000 only
 
     def as_text(self) -> str:
         """The text-format line; the path and message escaped (see `escape`)."""
@@ -55,4 +61,15 @@ class Finding:
 
 def unreadable(path: str, message: str, line: int = 1, column: int = 1) -> Finding:
     """TW000: input that cannot be read, decoded or parsed."""
-    return Finding(path, line, column, "TW000", message, line, column)
+    return Finding(path, line, column, "TW000", message, line, column, problem="input")
+
+
+def internal_error(path: str, message: str, line: int = 1, column: int = 1) -> Finding:
+    """TW000 for a bug of toolwire's own on this file; the message says what broke."""
+    text = f"internal error: {message}"
+    return Finding(path, line, column, "TW000", text, line, column, problem="internal")
+
+
+def not_written(path: str, message: str) -> Finding:
+    """TW000: a change migrate made but did not write; the file is as it was."""
+    return Finding(path, 1, 1, "TW000", message, 1, 1, problem="write")

@@ -7,31 +7,16 @@ file, or `--toolwire-config FILE`; a bad config becomes one TW000 finding, never
 from __future__ import annotations
 
 import ast
-import os
 from collections.abc import Iterator, Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
 from toolwire import __version__
-from toolwire.config import Config, ConfigError, find_config, load_config
+from toolwire.config import Config, ConfigError, resolver
 from toolwire.engine import check_tree, module_name
-from toolwire.findings import Finding, unreadable
+from toolwire.findings import Finding, internal_error, unreadable
 
 _STDIN_NAMES = {"-", "stdin"}
-
-
-@cache
-def _load(source: Path | None) -> Config | ConfigError:
-    try:
-        return load_config(source)
-    except ConfigError as exc:
-        return exc
-
-
-@cache
-def _config_in(directory: Path) -> Config | ConfigError:
-    return _load(find_config(directory))
 
 
 class ToolwireChecker:
@@ -58,11 +43,12 @@ class ToolwireChecker:
         cls.config_file = getattr(options, "toolwire_config", None)
 
     def config(self) -> Config | ConfigError:
-        if self.config_file:
-            return _load(Path(self.config_file).resolve())
-        if self.filename in _STDIN_NAMES:
-            return _config_in(Path.cwd())
-        return _config_in(Path(os.path.abspath(self.filename)).parent)
+        fixed = Path(self.config_file).resolve() if self.config_file else None
+        path = Path.cwd() / "-" if self.filename in _STDIN_NAMES else Path(self.filename)
+        try:
+            return resolver(fixed)(path)
+        except ConfigError as exc:
+            return exc
 
     def findings(self) -> list[Finding]:
         config = self.config()
@@ -77,7 +63,6 @@ class ToolwireChecker:
         try:
             findings = self.findings()
         except Exception as exc:  # flake8 would abort the whole run on a plugin crash
-            message = f"internal error: {type(exc).__name__}: {exc}"
-            findings = [unreadable(self.filename, message)]
+            findings = [internal_error(self.filename, f"{type(exc).__name__}: {exc}")]
         for finding in findings:
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)

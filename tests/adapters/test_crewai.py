@@ -7,12 +7,19 @@ Both of CrewAI's tool paths run: the ReAct text loop (`execute_tool_and_check_fi
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from framework_docs import (
+    assert_extra_installed,
+    extra_requirements,
+    install_extras,
+    page_text,
+    python_blocks,
+    run_page,
+)
 
 pytest.importorskip("crewai")
 
@@ -248,30 +255,12 @@ def test_an_async_run_is_mapped_too() -> None:
     assert Slow().format_output_for_agent(failure) == "down"
 
 
-PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```$", re.M | re.S)
-
-
 def test_the_docs_page_runs() -> None:
-    page = (REPO / "docs" / "frameworks" / "crewai.md").read_text(encoding="utf-8")
-    blocks = PYTHON_BLOCK.findall(page)
-    assert len(blocks) >= 3
-    namespace: dict[str, Any] = {"__name__": "docs_crewai"}
-    for block in blocks:
-        exec(compile(block, "docs/frameworks/crewai.md", "exec"), namespace)
+    assert len(python_blocks("crewai.md")) >= 3
+    run_page("crewai.md")
 
 
 def test_the_install_line_names_the_extra_and_its_pin_is_what_runs_here() -> None:
-    import tomllib
-    from importlib.metadata import version
-
-    page = (REPO / "docs" / "frameworks" / "crewai.md").read_text(encoding="utf-8")
-    assert "$ pip install 'toolwire[crewai]'" in page
-    extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"][
-        "optional-dependencies"
-    ]
-    [requirement] = extras["crewai"]
-    name, _, floor = requirement.partition(">=")
-    assert name == "crewai"
-    installed = tuple(int(part) for part in version(name).split(".")[:2])
-    assert installed >= tuple(int(part) for part in floor.split("."))
-    assert f"{name}>={floor}" in page
+    assert install_extras("crewai.md") == ["crewai"]
+    assert_extra_installed("crewai")
+    assert all(str(r) in page_text("crewai.md") for r in extra_requirements("crewai"))

@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("langchain_core")
 pytest.importorskip("langgraph")
 
+from framework_docs import Block, assert_extra_installed, install_extras, python_blocks, run_block
 from langchain_core.callbacks import CallbackManagerForToolRun
 from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
 from langchain_core.messages import (
@@ -28,7 +29,6 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
-from lc_docs import python_blocks, run_block
 from pydantic import BaseModel, Field
 
 from toolwire import ToolResult
@@ -387,13 +387,18 @@ def test_langgraph_serde_writes_the_stub_for_the_live_message() -> None:
 # --- packaging and docs -------------------------------------------------------------------
 
 
-BLOCKS = python_blocks("frameworks/langchain.md")
+BLOCKS = python_blocks("langchain.md")
 
 
-@pytest.mark.parametrize(("line", "source"), BLOCKS, ids=[f"line-{line}" for line, _ in BLOCKS])
-def test_docs_page_block_runs(line: int, source: str) -> None:
-    run_block("frameworks/langchain.md", line, source)
+@pytest.mark.parametrize("block", BLOCKS, ids=[f"line-{b.line}" for b in BLOCKS])
+def test_docs_page_block_runs(block: Block) -> None:
+    run_block("langchain.md", block)
 
 
 def test_docs_page_has_blocks() -> None:
     assert len(BLOCKS) >= 2
+
+
+def test_the_install_line_names_the_extra_this_environment_satisfies() -> None:
+    assert install_extras("langchain.md") == ["langchain"]
+    assert_extra_installed("langchain")

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("llama_index.core")
 
-from lc_docs import python_blocks, run_block
+from framework_docs import Block, assert_extra_installed, install_extras, python_blocks, run_block
 from llama_index.core.agent.workflow import FunctionAgent, ToolCallResult
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
 from llama_index.core.llms.mock import MockFunctionCallingLLM
@@ -222,13 +222,18 @@ def test_function_agent_reads_content_only_and_keeps_errors() -> None:
 # --- packaging and docs -------------------------------------------------------------------
 
 
-BLOCKS = python_blocks("frameworks/llamaindex.md")
+BLOCKS = python_blocks("llamaindex.md")
 
 
-@pytest.mark.parametrize(("line", "source"), BLOCKS, ids=[f"line-{line}" for line, _ in BLOCKS])
-def test_docs_page_block_runs(line: int, source: str) -> None:
-    run_block("frameworks/llamaindex.md", line, source)
+@pytest.mark.parametrize("block", BLOCKS, ids=[f"line-{b.line}" for b in BLOCKS])
+def test_docs_page_block_runs(block: Block) -> None:
+    run_block("llamaindex.md", block)
 
 
 def test_docs_page_has_blocks() -> None:
     assert len(BLOCKS) >= 2
+
+
+def test_the_install_line_names_the_extra_this_environment_satisfies() -> None:
+    assert install_extras("llamaindex.md") == ["llamaindex"]
+    assert_extra_installed("llamaindex")

@@ -11,18 +11,16 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import subprocess
 import sys
 import threading
-import tomllib
 from collections.abc import Awaitable, Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from packaging.requirements import Requirement
+from framework_docs import assert_extra_installed, blocks, install_extras, run_page
 
 pytest.importorskip("mcp")
 
@@ -391,32 +389,12 @@ def test_the_adapter_does_not_give_tool_result_a_string_form() -> None:
         to_call_tool_result("text")  # type: ignore[arg-type]
 
 
-DOCS = HERE.parent.parent / "docs" / "frameworks" / "mcp.md"
-FENCE = re.compile(
-    r"^(?P<fence>`{3,})(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.M | re.S
-)
-INSTALL = re.compile(r"^\$ pip install 'toolwire\[(?P<extra>[a-z-]+)\]'$")
-
-
 def test_every_block_of_the_docs_page_runs() -> None:
     """Python blocks run top to bottom in one namespace; the install command is checked."""
-    blocks = [(m["info"].split(), m["body"]) for m in FENCE.finditer(DOCS.read_text("utf-8"))]
+    known = [("python",), ("python", "mcp2"), ("console", "norun")]
+    assert all(b.info in known for b in blocks("mcp.md")), "a block this test does not run"
     # Blocks are for mcp 1.x's FastMCP, except those marked `python mcp2`.
-    mine = ["python", "mcp2"] if MCP2 else ["python"]
-    python = [body for info, body in blocks if info == mine]
-    others = [info for info, _ in blocks if info in (["python"], ["python", "mcp2"])]
-    installs = [body for info, body in blocks if info == ["console", "norun"]]
-    assert len(others) + len(installs) == len(blocks), "a block this test does not run"
-    assert python
-    namespace: dict[str, Any] = {"__name__": "docs_mcp"}
-    for index, body in enumerate(python):
-        exec(compile(body, f"{DOCS}:python block {index}", "exec"), namespace)
+    run_page("mcp.md", info=("python", "mcp2") if MCP2 else ("python",))
     # Installing needs the network; the command must name the extra these tests run with.
-    extras = tomllib.loads((HERE.parent.parent / "pyproject.toml").read_text("utf-8"))["project"][
-        "optional-dependencies"
-    ]
-    for body in installs:
-        match = INSTALL.match(body.strip())
-        assert match, body
-        for requirement in map(Requirement, extras[match["extra"]]):
-            assert requirement.specifier.contains(metadata.version(requirement.name)), requirement
+    assert install_extras("mcp.md") == ["mcp"]
+    assert_extra_installed("mcp")

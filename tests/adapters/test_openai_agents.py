@@ -35,9 +35,9 @@ from agents.tracing import (
 )
 from agents.tracing.processors import default_processor
 from agents.tracing.span_data import FunctionSpanData
+from framework_docs import assert_extra_installed, install_extras, python_blocks, run_page
 from openai import AsyncOpenAI
 
-from tests.adapters.oa_docs import assert_extra_installed, install_commands, page, python_blocks
 from tests.adapters.oa_scripted import ScriptedModel, final, tool_call
 from toolwire import ToolArtifact, ToolResult
 from toolwire.adapters.openai_agents import CUSTOM_DATA_KEY, ResultOutput, result_tool
@@ -347,19 +347,16 @@ def test_the_http_request_to_the_provider_holds_the_content_only() -> None:
 
 
 def test_the_docs_page_runs() -> None:
-    blocks = python_blocks(page("openai-agents.md"))
-    assert len(blocks) == 4
+    assert len(python_blocks("openai-agents.md")) == 4
     model = ScriptedModel(tool_call("find_hotels", {"city": "Oslo"}), final("Grand, 90 EUR"))
-    namespace: dict[str, Any] = {"model": model}
     set_tracing_disabled(True)
     try:
-        for index, block in enumerate(blocks):
-            exec(compile(block, f"openai-agents.md, python block {index + 1}", "exec"), namespace)
+        namespace = run_page("openai-agents.md", {"model": model})
     finally:
         set_tracing_disabled(False)
     assert namespace["result"].final_output == "Grand, 90 EUR"
 
 
 def test_the_docs_install_command_names_an_extra_this_environment_satisfies() -> None:
-    assert install_commands(page("openai-agents.md")) == ["pip install 'toolwire[openai-agents]'"]
+    assert install_extras("openai-agents.md") == ["openai-agents"]
     assert_extra_installed("openai-agents")

@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("pydantic_ai")
 
 import httpx
+from framework_docs import assert_extra_installed, install_extras, python_blocks, run_page
 from pydantic_ai import Agent, RunContext, ToolReturn
 from pydantic_ai.messages import (
     ModelMessage,
@@ -27,7 +28,6 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.tools import ToolDefinition
 
-from tests.adapters.oa_docs import assert_extra_installed, install_commands, page, python_blocks
 from toolwire import ToolArtifact, ToolResult
 from toolwire.adapters.pydantic_ai import ArtifactMetadata, result_tool, to_tool_return
 
@@ -266,14 +266,11 @@ def test_an_error_reaches_the_provider_as_pydantic_ais_error_object() -> None:
 
 
 def test_the_docs_page_runs() -> None:
-    blocks = python_blocks(page("pydantic-ai.md"))
-    assert len(blocks) == 6
-    namespace: dict[str, Any] = {}
-    for index, block in enumerate(blocks):
-        exec(compile(block, f"pydantic-ai.md, python block {index + 1}", "exec"), namespace)
+    assert len(python_blocks("pydantic-ai.md")) == 6
+    namespace = run_page("pydantic-ai.md")
     assert namespace["hotels"].metadata.artifacts[0].data["rows"] == namespace["ROWS"]
 
 
 def test_the_docs_install_command_names_an_extra_this_environment_satisfies() -> None:
-    assert install_commands(page("pydantic-ai.md")) == ["pip install 'toolwire[pydantic-ai]'"]
+    assert install_extras("pydantic-ai.md") == ["pydantic-ai"]
     assert_extra_installed("pydantic-ai")

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import json
 import pickle
-import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from framework_docs import (
+    assert_extra_installed,
+    extra_requirements,
+    install_extras,
+    page_text,
+    python_blocks,
+)
 
 pytest.importorskip("smolagents")
 
@@ -178,31 +184,16 @@ def test_to_dict_and_save_rebuild_a_result_tool(made: ResultTool, tmp_path: Path
     assert "toolwire" in (tmp_path / "requirements.txt").read_text(encoding="utf-8")
 
 
-PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```$", re.M | re.S)
-
-
 def test_the_docs_page_runs(tmp_path: Path) -> None:
-    page = (REPO / "docs" / "frameworks" / "smolagents.md").read_text(encoding="utf-8")
-    blocks = PYTHON_BLOCK.findall(page)
+    blocks = python_blocks("smolagents.md")
     assert len(blocks) >= 3
     # smolagents' @tool reads a tool's source, so the page runs as a real file.
     script = tmp_path / "smolagents_page.py"
-    script.write_text("\n\n".join(blocks), encoding="utf-8")
+    script.write_text("\n\n".join(b.source for b in blocks), encoding="utf-8")
     subprocess.run([sys.executable, str(script)], check=True, cwd=tmp_path)
 
 
 def test_the_install_line_names_the_extra_and_its_pin_is_what_runs_here() -> None:
-    import tomllib
-    from importlib.metadata import version
-
-    page = (REPO / "docs" / "frameworks" / "smolagents.md").read_text(encoding="utf-8")
-    assert "$ pip install 'toolwire[smolagents]'" in page
-    extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"][
-        "optional-dependencies"
-    ]
-    [requirement] = extras["smolagents"]
-    name, _, floor = requirement.partition(">=")
-    assert name == "smolagents"
-    installed = tuple(int(part) for part in version(name).split(".")[:2])
-    assert installed >= tuple(int(part) for part in floor.split("."))
-    assert f"{name}>={floor}" in page
+    assert install_extras("smolagents.md") == ["smolagents"]
+    assert_extra_installed("smolagents")
+    assert all(str(r) in page_text("smolagents.md") for r in extra_requirements("smolagents"))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 from adoption_helpers import REPO, run
@@ -22,8 +24,15 @@ def check_page(page: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_rules_md_is_up_to_date() -> None:
+    """A new or changed rule file is the only edit: the suite renders docs/rules.md from
+    it on a contributor's machine (commit the result), and CI fails on a stale page."""
     # The checkout's rules/, not the installed copy: that is what a contributor edits.
     done = check_page(RULES_MD, REPO)
+    if done.returncode != 0 and not os.environ.get("CI"):
+        render_command = [sys.executable, "-m", "toolwire.docs", "--rules", str(REPO / "rules")]
+        assert run([*render_command, "-o", str(RULES_MD)], REPO).returncode == 0
+        warnings.warn("docs/rules.md was stale and is rendered again: commit it", stacklevel=1)
+        done = check_page(RULES_MD, REPO)
     assert done.returncode == 0, (
         "docs/rules.md is stale; run `python -m toolwire.docs --rules rules -o docs/rules.md`\n"
         + done.stderr

@@ -149,6 +149,20 @@ def test_read_only_file_is_reported_and_untouched(app: Path) -> None:
     assert target.read_bytes() == before
 
 
+def test_json_errors_say_what_kind_of_problem_each_is(app: Path) -> None:
+    """A write that failed and input that does not parse are told apart by type, not text."""
+    (app / "broken.py").write_text("class B:\n    def execute(self) -> str:\n  return 'x'\n")
+    target = app / "tools.py"
+    target.chmod(0o444)
+    try:
+        out = run(".", "--format", "json", cwd=app)
+    finally:
+        target.chmod(0o644)
+    assert out.returncode == 2
+    problems = {e["path"]: e["problem"] for e in json.loads(out.stdout)["errors"]}
+    assert problems == {"tools.py": "write", "broken.py": "input"}, out.stdout
+
+
 def test_encoding_bom_line_endings_and_mode_are_kept(tmp_path: Path) -> None:
     root = project(tmp_path, CONFIG)
     bom = root / "bom.py"

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolwire.catalog import expectations
+
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE.parent / "fixtures"
 STUBS = HERE / "stubs"
-_EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>TW\d{3}(?:\s*,\s*TW\d{3})*)")
 _LINE = re.compile(
     r"^(?P<path>[^:\n]+):(?P<line>\d+): (?P<severity>error|note): (?P<message>.*?)"
     r"(?:  \[(?P<code>[a-z0-9-]+)\])?$"
@@ -94,14 +95,7 @@ class Run:
         ]
 
 
-def expected_in(source: str) -> list[tuple[int, str]]:
-    """(line, code) for every `# expect: TWnnn[, TWnnn]` comment, as in rules/."""
-    found = []
-    for number, text in enumerate(source.splitlines(), 1):
-        match = _EXPECT.search(text)
-        if match:
-            found += [(number, code.strip()) for code in match["codes"].split(",")]
-    return found
+expected_in = expectations  # the one `# expect:` parser, as the rules/ examples use
 
 
 def fixture_table(**overrides: Any) -> dict[str, Any]:

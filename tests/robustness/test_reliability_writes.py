@@ -8,6 +8,7 @@ run through the real `toolwire` command unless it needs to reach one step of the
 from __future__ import annotations
 
 import ast
+import concurrent.futures
 import os
 import shutil
 import signal
@@ -334,13 +335,14 @@ def test_16_jobs_capped_at_the_files(tmp_path: Path, monkeypatch: pytest.MonkeyP
     (tmp_path / "a.py").write_bytes(TOOL)
     (tmp_path / "b.py").write_bytes(TOOL)
     sizes: list[int] = []
-    real = runner.ProcessPoolExecutor
+    real = concurrent.futures.ProcessPoolExecutor
 
     def pool(max_workers: int, **kwargs: object) -> object:
         sizes.append(max_workers)
         return real(max_workers=max_workers, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(runner, "ProcessPoolExecutor", pool)
+    # The one pool (toolwire.pool) imports the executor when it is needed.
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", pool)
     config = load_config(None)
     summary = runner.migrate_paths([str(tmp_path)], lambda _: config, mode="check", jobs=300)
     assert len(summary.changed) == 2

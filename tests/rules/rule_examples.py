@@ -7,7 +7,6 @@ and the example itself, at `<example-module as a path>.py` or `example.py`.
 
 from __future__ import annotations
 
-import json
 import shutil
 import tomllib
 from collections import Counter
@@ -16,22 +15,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolwire.catalog import Example, Rule, catalog
+import tomlkit
+
+from toolwire.catalog import Example, Rule, examples
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 @dataclass(frozen=True)
 class CaseSpec:
-    """One example of one rule, named like `TW301-flagged-2` (counted per rule and kind)."""
+    """One example of one rule, named by the catalog (`TW301-flagged-2`)."""
 
     rule: Rule
     example: Example
-    number: int
 
     @property
     def id(self) -> str:
-        return f"{self.rule.code}-{self.example.kind}-{self.number}"
+        return self.example.id
 
     @property
     def relative_file(self) -> Path:
@@ -57,29 +57,9 @@ class Case:
         return self.spec.id
 
 
-def cases(kinds: Iterable[str], layer: str) -> list[CaseSpec]:
+def cases(kinds: tuple[str, ...], layer: str) -> list[CaseSpec]:
     """Every example of these kinds that `layer` claims, in catalog order."""
-    wanted = set(kinds)
-    found = []
-    for rule in catalog().values():
-        numbers: Counter[str] = Counter()
-        for example in rule.examples:
-            numbers[example.kind] += 1
-            if example.kind in wanted and layer in example.layers:
-                found.append(CaseSpec(rule, example, numbers[example.kind]))
-    return found
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value)  # a JSON string is a valid TOML basic string
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise TypeError(f"cannot write {value!r} as TOML")
+    return [CaseSpec(rule, example) for rule, example in examples(kinds, layer)]
 
 
 def toolwire_table(overrides: Mapping[str, Any]) -> dict[str, Any]:
@@ -88,8 +68,7 @@ def toolwire_table(overrides: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def pyproject_text(table: Mapping[str, Any]) -> str:
-    lines = ["[tool.toolwire]"] + [f"{key} = {_toml_value(v)}" for key, v in table.items()]
-    return "\n".join(lines) + "\n"
+    return tomlkit.dumps({"tool": {"toolwire": dict(table)}})
 
 
 def materialise(spec: CaseSpec, root: Path, code: str | None = None) -> Case:

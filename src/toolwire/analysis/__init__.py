@@ -4,45 +4,20 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
-from functools import cache
 from typing import TYPE_CHECKING
 
 from toolwire.analysis import labels as L
 from toolwire.config import Config
 from toolwire.findings import Finding
+from toolwire.prefilter import Prefilter
 
 if TYPE_CHECKING:
     from toolwire.analysis.modules import Link
 
 
-@cache
-def _markers(config: Config, known_tools: frozenset[str]) -> tuple[str, ...]:
-    """Text that any module with something to report must contain."""
-    from toolwire.model import index
-
-    model = index(config.model)
-    names = [
-        *config.result_names,
-        *config.artifact_classes,
-        *config.tool_bases,
-        *known_tools,
-        *model.source_owners,
-    ]
-    return tuple(
-        dict.fromkeys(
-            (
-                *(n.rpartition(".")[2] for n in names),
-                *(f"def {m}" for m in config.tool_methods),
-                *model.source_methods,
-                *sorted(model.run_only),
-            )
-        )
-    )
-
-
 def relevant(text: str, config: Config, known_tools: frozenset[str] = frozenset()) -> bool:
     """A cheap text test: False means no check can fire, so the module is skipped."""
-    return any(marker in text for marker in _markers(config, known_tools))
+    return Prefilter.of(config, known_tools).may_find(text)
 
 
 _UNPROMPTED = L.TAINT | L.TOOL | L.TOOLS
@@ -138,7 +113,7 @@ def analyse(
         return []
     facts = ModuleFacts(tree, config, module, known_tools)
     ctx = Context(facts, lines, path)
-    skip = irrelevant_units(tree, lines, _markers(config, markers))
+    skip = irrelevant_units(tree, lines, Prefilter.of(config, markers).markers)
     flow = Flow(ctx, visitors(config.select, config.ignore), imported)
     flow.module(tree, skip)
     if link is not None:

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import libcst as cst
 from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.helpers import get_absolute_module_from_package_for_import, get_full_name_for_node
 
-from toolwire.config import Config, find_config, load_config
+from toolwire.config import Config, load_config, resolver
 
 
 def resolve_config(
@@ -28,10 +29,11 @@ def resolve_config(
 ) -> Config:
     """The explicit config, else `--toolwire-config`, else the nearest pyproject; then overrides."""
     if config is None:
-        path = Path(config_file) if config_file else None
-        if path is None and filename:
-            path = find_config(Path(filename))
-        config = load_config(path)
+        fixed = Path(config_file) if config_file else None
+        if fixed is None and not filename:
+            config = load_config(None)
+        else:
+            config = resolver(fixed)(Path(filename or "-"))
     changes: dict[str, object] = {}
     if methods:
         changes["tool_methods"] = tuple(dict.fromkeys(methods))
@@ -86,17 +88,16 @@ class ToolwireCommand(VisitorBasedCodemodCommand):
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
-    """`a.b.c` for a Name/Attribute chain, else None."""
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        head = dotted(node.value)
-        return f"{head}.{node.attr.value}" if head else None
-    return None
+    """`a.b.c` for a Name/Attribute chain, else None (libcst's helper would name `a().b`
+    and `a[0]` too, which are not references)."""
+    root = node
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    return get_full_name_for_node(node) if isinstance(root, cst.Name) else None
 
 
 def _module_dotted(node: cst.Attribute | cst.Name) -> str:
-    return dotted(node) or ""
+    return get_full_name_for_node(node) or ""
 
 
 def simple_names(dotted_names: Iterable[str]) -> tuple[str, ...]:
@@ -186,17 +187,8 @@ class ModuleNames:
             self._bind(Binding(local, f"{base}.{name}", False, type_checking))
 
     def _from_base(self, node: cst.ImportFrom) -> str | None:
-        module = _module_dotted(node.module) if node.module is not None else ""
-        level = len(node.relative)
-        if not level:
-            return module
-        if self.module is None:
-            return None
-        parts = self.module.split(".")
-        keep = len(parts) - level + (1 if self.is_package else 0)
-        if keep < 0:
-            return None
-        return ".".join([*parts[:keep], *([module] if module else [])]) or None
+        package = self.module if self.is_package else (self.module or "").rpartition(".")[0]
+        return get_absolute_module_from_package_for_import(package, node)
 
     def _bind(self, binding: Binding) -> None:
         self.bindings.setdefault(binding.local, []).append(binding)

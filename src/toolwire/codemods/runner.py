@@ -9,21 +9,17 @@ encoding round-trips, and it still holds the bytes pass 1 read (`toolwire.writes
 from __future__ import annotations
 
 import ast
-import contextlib
 import difflib
 import functools
 import hashlib
 import io
 import os
-import re
-import sys
 import tokenize
 import warnings
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from toolwire import files, writes
 from toolwire.codemods._crossfile import CrossFile, index_module
@@ -31,15 +27,15 @@ from toolwire.codemods._dict_calls import dict_tool_calls
 from toolwire.codemods._frameworks import shapes_for
 from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
 from toolwire.config import Config
-from toolwire.engine import batch_gc, check_tree, decode, module_name, parse
-from toolwire.findings import Finding, unreadable
+from toolwire.engine import batch_gc, check_tree, decode, deep_walks, module_name, parse
+from toolwire.findings import Finding, internal_error, not_written, unreadable
+from toolwire.pool import parallel_map
+from toolwire.prefilter import Prefilter
 
 __all__ = ["CODEMODS", "FileOutcome", "Summary", "migrate_paths"]
 
 CODEMODS = ("tool-returns", "wire-content")
 Mode = Literal["write", "diff", "check"]
-_T = TypeVar("_T")
-_R = TypeVar("_R")
 
 
 @dataclass(slots=True)
@@ -48,9 +44,11 @@ class FileOutcome:
     errors: list[Finding] = field(default_factory=list)
     migrated: list[MethodEvent] = field(default_factory=list)
     skipped: list[MethodEvent] = field(default_factory=list)
-    text: int = 0
-    error: int = 0
-    marked: int = 0  # of `error`: by an error marker in the returned text
+    # How many returns tool-returns wrapped in ToolResult.text / ToolResult.error, and how
+    # many of the latter it made errors by their text (an error marker).
+    returns_text: int = 0
+    returns_error: int = 0
+    returns_marked: int = 0
     known_tools: set[str] = field(default_factory=set)
     wired: set[str] = field(default_factory=set)
     results: dict[str, bool] = field(default_factory=dict)
@@ -100,13 +98,9 @@ class Summary:
             return {**data, "reason": e.reason} if e.reason else data
 
         def finding(f: Finding) -> dict[str, Any]:
-            return {
-                "path": f.path,
-                "line": f.line,
-                "column": f.column,
-                "code": f.code,
-                "message": f.message,
-            }
+            data = {"path": f.path, "line": f.line, "column": f.column, "code": f.code}
+            data["message"] = f.message
+            return {**data, "problem": f.problem} if f.problem else data
 
         data: dict[str, Any] = {
             "mode": self.mode,
@@ -115,9 +109,9 @@ class Summary:
             "files_changed": len(self.changed),
             "changed": [o.path for o in self.changed],
             "methods_migrated": len(self.items("migrated")),
-            "returns_text": self.total("text"),
-            "returns_error": self.total("error"),
-            "returns_error_by_marker": self.total("marked"),
+            "returns_text": self.total("returns_text"),
+            "returns_error": self.total("returns_error"),
+            "returns_error_by_marker": self.total("returns_marked"),
             "sinks_moved": self.total("sinks"),
             "str_calls_moved": self.total("str_calls"),
             "migrated": [event(e) for e in self.items("migrated")],
@@ -139,8 +133,8 @@ class Summary:
     def as_text(self) -> list[str]:
         verb = {"write": "changed", "diff": "would change", "check": "would change"}[self.mode]
         lines = [f"{verb}: {o.path}" for o in self.changed]
-        text, error = _n(self.total("text"), "return"), self.total("error")
-        by_marker = self.total("marked")
+        text, error = _n(self.total("returns_text"), "return"), self.total("returns_error")
+        by_marker = self.total("returns_marked")
         marked = f", {by_marker} of them by an error marker" if by_marker else ""
         sinks, calls = (
             _n(self.total("sinks"), "sink payload"),
@@ -179,75 +173,8 @@ class Summary:
         return lines
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_FEW = 8  # up to this many names, one regex; beyond, a set of the file's identifiers
-
-
 def _n(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-@dataclass(frozen=True, slots=True)
-class _Filters:
-    """Cheap text tests that decide whether a file is worth a parse."""
-
-    tools: re.Pattern[bytes] | None
-    tool_extra: tuple[bytes, ...]
-    sinks: re.Pattern[str] | None
-    stringify: re.Pattern[str]
-    sources: re.Pattern[str]
-    names: frozenset[str]  # known tool classes, when there are too many for one regex
-
-    @classmethod
-    @functools.lru_cache(maxsize=64)
-    def of(cls, config: Config, known_tools: frozenset[str] = frozenset()) -> _Filters:
-        from toolwire.codemods._frameworks import shapes_for
-
-        shapes = shapes_for(config.presets)
-        all_methods = dict.fromkeys([*config.tool_methods, *shapes.methods])
-        methods = "|".join(re.escape(m) for m in all_methods)
-        # No leading `\b`: a literal prefix lets `re` skip ahead fast; a false hit only costs
-        # a parse, and the parse decides.
-        parts = [rf"def\s+(?:{methods})\b"] if methods else []
-        if shapes.words:
-            parts.append(rf"\b(?:{'|'.join(re.escape(w) for w in shapes.words)})\b")
-        tools = re.compile("|".join(parts).encode()) if parts else None
-        results = [c.rpartition(".")[2] for c in config.result_classes]
-        sink_parts = [rf"{re.escape(s.target.rpartition('.')[2])}\s*\(" for s in config.wire_sinks]
-        sink_parts += [rf"[\"']{re.escape(s.value)}[\"']" for s in config.message_sinks]
-        known = frozenset(t.rpartition(".")[2] for t in known_tools)
-        few = [*results, *known] if len(known) <= _FEW else results
-        source_parts = [re.escape(n) for n in dict.fromkeys(few)]
-        if methods:
-            source_parts.append(rf"\.\s*(?:{methods})\s*\(")
-        return cls(
-            tools=tools,
-            tool_extra=(b"str", *(r.encode() for r in results)),
-            sinks=re.compile("|".join(sink_parts)) if sink_parts else None,
-            stringify=re.compile(r"str\s*\("),
-            sources=re.compile("|".join(source_parts) or r"(?!)"),
-            names=known if len(known) > _FEW else frozenset(),
-        )
-
-    def tool_candidate(self, data: bytes) -> bool:
-        return bool(self.tools and self.tools.search(data)) and any(
-            word in data for word in self.tool_extra
-        )
-
-    def wire_candidate(self, text: str) -> bool:
-        """A sink is named, or `str(` meets something that can be a ToolResult."""
-        if self.sinks is not None and self.sinks.search(text):
-            return True
-        if not self.stringify.search(text):
-            return False
-        if self.sources.search(text):
-            return True
-        return bool(self.names) and not self.names.isdisjoint(_IDENTIFIER.findall(text))
-
-
-def _bytes_text(data: bytes) -> str:
-    # Only for the pre-filter: the patterns are ASCII, so latin-1 never fails and never lies.
-    return data.decode("latin-1")
 
 
 def _read(path: Path) -> bytes | Finding:
@@ -291,16 +218,6 @@ def nesting(tree: ast.AST, limit: int = _MAX_DEPTH) -> int | None:
     return None
 
 
-@contextlib.contextmanager
-def _deep_recursion() -> Iterator[None]:
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _LIBCST_RECURSION))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(limit)
-
-
 def _parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[Any, Finding | None]:
     import libcst as cst
 
@@ -314,7 +231,7 @@ def _parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[An
             path, f"cannot migrate: an expression nested over {_MAX_DEPTH} levels deep", line
         )
     try:
-        with _deep_recursion():
+        with deep_walks(_LIBCST_RECURSION):
             return cst.parse_module(text), None
     except cst.ParserSyntaxError as exc:
         # CPython parsed it, so this is a LibCST limit, not the user's syntax error.
@@ -361,13 +278,13 @@ def _guarded(work: Callable[[FileOutcome], None], name: str) -> FileOutcome:
     """Run one file's work; whatever goes wrong is a TW000 for that file, never the run's end."""
     outcome = FileOutcome(name)
     try:
-        with _deep_recursion():
+        with deep_walks(_LIBCST_RECURSION):
             work(outcome)
     except RecursionError:
         return FileOutcome(name, [unreadable(name, "cannot migrate: too deeply nested")], kept=True)
     except Exception as exc:  # a bug in a codemod must not stop the run or show a traceback
-        problem = f"internal error in toolwire migrate: {type(exc).__name__}: {exc}"
-        return FileOutcome(name, [unreadable(name, problem)], kept=True)
+        problem = f"toolwire migrate: {type(exc).__name__}: {exc}"
+        return FileOutcome(name, [internal_error(name, problem)], kept=True)
     return outcome
 
 
@@ -385,7 +302,7 @@ def _tool_returns(
     if isinstance(data, Finding):
         outcome.errors.append(data)
         return
-    if not _Filters.of(config).tool_candidate(data):
+    if not Prefilter.of(config).may_migrate(data):
         return
     text, problem = decode(data, name)
     if text is None:
@@ -400,7 +317,8 @@ def _tool_returns(
     report = migration.report
     outcome.wired, outcome.results, outcome.kept_tools = report.wired, report.results, report.kept
     outcome.migrated, outcome.skipped = report.migrated, report.skipped
-    outcome.text, outcome.error, outcome.marked = report.text, report.error, report.marked
+    outcome.returns_text, outcome.returns_error = report.text, report.error
+    outcome.returns_marked = report.marked
     outcome.known_tools = report.known_tools
     if new is not tree:
         code: str = new.code
@@ -441,8 +359,8 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
         _raced(outcome)
         return
     outcome.left = dict_tool_calls(data, name, task.migrated_methods)
-    filters = _Filters.of(config, task.known_tools)
-    if task.new_text is None and not filters.wire_candidate(_bytes_text(data)):
+    filters = Prefilter.of(config, task.known_tools)
+    if task.new_text is None and not filters.may_rewire(data):
         return
     original, problem = decode(data, name)
     if original is None:
@@ -450,7 +368,7 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
         return
     text = task.new_text if task.new_text is not None else original
     tree: ast.Module | None = None
-    if task.wire and filters.wire_candidate(text):
+    if task.wire and filters.may_rewire(text):
         tree, problem = parse(text, name)
         if tree is None:
             if task.new_text is not None:
@@ -486,14 +404,16 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
             outcome.changed, outcome.kept = False, True
         except OSError as exc:
             reason = files.strerror(exc)
-            outcome.errors.append(unreadable(name, f"cannot write: {reason}; left unchanged"))
+            outcome.errors.append(not_written(name, f"cannot write: {reason}; left unchanged"))
             outcome.changed, outcome.kept = False, True
 
 
 def _raced(outcome: FileOutcome) -> None:
     outcome.raced, outcome.kept, outcome.changed = True, True, False
     outcome.errors.append(
-        unreadable(outcome.path, "changed on disk during the run; left as saved, run migrate again")
+        not_written(
+            outcome.path, "changed on disk during the run; left as saved, run migrate again"
+        )
     )
 
 
@@ -512,7 +432,7 @@ def _encode(data: bytes, original: str, text: str, name: str, outcome: FileOutco
         new_data = None
     if new_data is None:
         outcome.errors.append(
-            unreadable(
+            not_written(
                 name,
                 f"cannot write: the {encoding} encoding does not round-trip this file "
                 "byte for byte; left unchanged",
@@ -554,10 +474,9 @@ def _wire_content(
     outcome.review.extend(report.review)
     for finding in report.unmatched:
         outcome.errors.append(
-            unreadable(
+            internal_error(
                 name,
-                f"internal error: no expression at the {finding.code} span; "
-                "that rewrite was not made",
+                f"no expression at the {finding.code} span; that rewrite was not made",
                 finding.line,
                 finding.column,
             )
@@ -573,8 +492,8 @@ def _wire_content(
 
 def _broken(name: str, problem: Finding | None) -> Finding:
     where = f" (line {problem.line}: {problem.message})" if problem else ""
-    return unreadable(
-        name, f"internal error: the migrated code does not parse{where}; the file was not changed"
+    return internal_error(
+        name, f"the migrated code does not parse{where}; the file was not changed"
     )
 
 
@@ -594,22 +513,6 @@ def unified_diff(name: str, old: bytes, new: bytes) -> bytes:
 
 
 # -- the run -------------------------------------------------------------------------------
-
-
-def _map(fn: Callable[[_T], _R], items: Sequence[_T], jobs: int) -> list[_R]:
-    jobs = min(jobs, len(items))
-    if jobs <= 1:
-        return [fn(item) for item in items]
-    chunk = max(1, len(items) // (jobs * 8))
-    with ProcessPoolExecutor(
-        max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),)
-    ) as pool:
-        return list(pool.map(fn, items, chunksize=chunk))
-
-
-def _worker_init(parent: int) -> None:
-    writes.guard_parent(parent)
-    batch_gc()
 
 
 def _pass_one(args: tuple[Path, Config, CrossFile]) -> FileOutcome:
@@ -639,11 +542,11 @@ def _settled_pass_one(
     few rounds; one round does when no framework preset names class tools.
     """
     classes: dict[str, tuple[str, ...]] = {}
-    for found in _map(_index_one, items, jobs):
+    for found in parallel_map(_index_one, items, jobs):
         classes.update(found)
     cross = CrossFile(classes)
     for _ in range(_ROUNDS):
-        first = _map(_pass_one, [(p, c, cross) for p, c in items], jobs)
+        first = parallel_map(_pass_one, [(p, c, cross) for p, c in items], jobs)
         if not classes:
             return first, True
         wired = frozenset(w for o in first for w in o.wired)
@@ -702,7 +605,7 @@ def migrate_paths(
         _Finish(p, c, mode, "wire-content" in codemods, known, o.new_text, o.digest, methods)
         for p, c, o in zip(listed, configs, first, strict=True)
     ]
-    second = _map(finish_file, tasks, jobs)
+    second = parallel_map(finish_file, tasks, jobs)
     for one, two in zip(first, second, strict=True):
         one.new_text = None
         one.errors += two.errors
@@ -711,7 +614,7 @@ def migrate_paths(
         one.changed, one.diff, one.raced = two.changed, two.diff, two.raced
         if two.kept:
             # The file was kept as it was: nothing it reports as migrated happened.
-            one.migrated, one.text, one.error, one.sinks, one.str_calls = [], 0, 0, 0, 0
-            one.marked = 0
+            one.migrated, one.sinks, one.str_calls = [], 0, 0
+            one.returns_text = one.returns_error = one.returns_marked = 0
         summary.outcomes.append(one)
     return summary

@@ -8,25 +8,22 @@ findings into 0: input errors still exit 2.
 from __future__ import annotations
 
 import io
-import math
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import click
 
-from toolwire.config import Config, ConfigError, find_config, load_config
+from toolwire.commands import config_option
+from toolwire.config import Config, ConfigError, ConfigResolver
 from toolwire.engine import batch_gc, check_source, linked, module_name
 from toolwire.files import STDIN, discover, read
 from toolwire.findings import Finding
+from toolwire.pool import parallel_map
 from toolwire.reporters import REPORTERS, Report, RunError
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 WIRE_CODES = ("TW301", "TW302")
 PARALLEL_ABOVE = 8  # files; below this a process pool costs more than it saves
@@ -56,10 +53,6 @@ def check_file(task: Task, source: bytes | None = None) -> FileResult:
         return check_source(data, task.display, task.config, module=task.module), []
     except Exception as exc:
         return [], [internal_error(task.display, exc)]
-
-
-def check_chunk(tasks: Sequence[Task]) -> list[FileResult]:
-    return [check_file(task) for task in tasks]
 
 
 def internal_error(path: str, exc: BaseException) -> RunError:
@@ -112,13 +105,7 @@ def _split_codes(
     f"{PARALLEL_ABOVE} files, else 1.",
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings (not on errors).")
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Use this pyproject.toml or toolwire.toml instead of the nearest one of each file.",
-)
+@config_option()
 @click.option(
     "--stdin-filename",
     default=None,
@@ -158,41 +145,6 @@ def command(
 # -- the run -------------------------------------------------------------------------------
 
 
-class _Configs:
-    """The config of each file: `--config`, or the nearest one, looked up once per directory."""
-
-    def __init__(
-        self,
-        config_file: Path | None,
-        select: tuple[str, ...] | None,
-        ignore: tuple[str, ...] | None,
-    ) -> None:
-        self._fixed = config_file
-        self._overrides: dict[str, Any] = {}
-        if select is not None:
-            self._overrides["select"] = select
-        if ignore is not None:
-            self._overrides["ignore"] = ignore
-        self._by_dir: dict[Path, Path | None] = {}
-        self._by_file: dict[Path | None, Config | ConfigError] = {}
-
-    def for_path(self, path: Path) -> Config | ConfigError:
-        source = self._fixed if self._fixed is not None else self._nearest(path)
-        if source not in self._by_file:
-            try:
-                config = load_config(source)
-                self._by_file[source] = config.with_overrides(**self._overrides)
-            except ConfigError as exc:
-                self._by_file[source] = exc
-        return self._by_file[source]
-
-    def _nearest(self, path: Path) -> Path | None:
-        directory = Path(os.path.abspath(path)).parent
-        if directory not in self._by_dir:
-            self._by_dir[directory] = find_config(directory)
-        return self._by_dir[directory]
-
-
 def display_path(path: Path, cwd: Path) -> str:
     """Relative to the working directory when below it, else as given."""
     if path.is_absolute():
@@ -220,7 +172,8 @@ def run(
     batch_gc()
     cwd = Path.cwd()
     files, input_errors = discover(paths)
-    configs = _Configs(config_file, select, ignore)
+    overrides = {"select": select, "ignore": ignore}
+    configs = ConfigResolver(config_file, {k: v for k, v in overrides.items() if v is not None})
 
     tasks: list[Task] = []
     stdin_task: Task | None = None
@@ -278,17 +231,15 @@ def run(
 
 
 def _task(
-    path: Path, cwd: Path, configs: _Configs, stdin_filename: str | None
+    path: Path, cwd: Path, configs: ConfigResolver, stdin_filename: str | None
 ) -> Task | ConfigError:
-    if str(path) != STDIN:
-        config = configs.for_path(path)
-        if isinstance(config, ConfigError):
-            return config
-        return Task(str(path), display_path(path, cwd), config, module_name(path, config))
     named = Path(stdin_filename) if stdin_filename else None
-    config = configs.for_path(named or cwd / STDIN)
-    if isinstance(config, ConfigError):
-        return config
+    try:
+        config = configs(path if str(path) != STDIN else named or cwd / STDIN)
+    except ConfigError as exc:
+        return exc
+    if str(path) != STDIN:
+        return Task(str(path), display_path(path, cwd), config, module_name(path, config))
     module = module_name(named, config) if named else None
     return Task(STDIN, stdin_filename or STDIN, config, module)
 
@@ -324,40 +275,6 @@ def _check_all(tasks: Sequence[Task], jobs: int) -> list[FileResult]:
     if not tasks:
         return []
     if not _show_progress(len(tasks)):
-        return _run_chunks(tasks, jobs, lambda done: None)
+        return parallel_map(check_file, tasks, jobs)
     with click.progressbar(length=len(tasks), label="toolwire", file=sys.stderr) as bar:
-        return _run_chunks(tasks, jobs, bar.update)
-
-
-def _run_chunks(
-    tasks: Sequence[Task], jobs: int, advance: Callable[[int], None]
-) -> list[FileResult]:
-    if jobs <= 1:
-        results = []
-        for task in tasks:
-            results.append(check_file(task))
-            advance(1)
-        return results
-    from concurrent.futures import ProcessPoolExecutor, as_completed  # only when parallel
-
-    size = max(1, math.ceil(len(tasks) / (jobs * 4)))
-    chunks = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
-    by_chunk: dict[int, list[FileResult]] = {}
-    try:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=batch_gc) as pool:
-            futures: dict[Future[list[FileResult]], int] = {
-                pool.submit(check_chunk, chunk): index for index, chunk in enumerate(chunks)
-            }
-            for future in as_completed(futures):
-                index = futures[future]
-                try:
-                    by_chunk[index] = future.result()
-                except Exception:  # a dead worker or a pickling failure: redo it here
-                    by_chunk[index] = check_chunk(chunks[index])
-                advance(len(chunks[index]))
-    except OSError:  # no process pool on this platform
-        pass
-    for index, chunk in enumerate(chunks):
-        if index not in by_chunk:
-            by_chunk[index] = check_chunk(chunk)
-    return [result for index in range(len(chunks)) for result in by_chunk[index]]
+        return parallel_map(check_file, tasks, jobs, bar.update)

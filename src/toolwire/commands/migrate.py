@@ -14,38 +14,10 @@ from pathlib import Path
 import click
 
 from toolwire.codemods.runner import CODEMODS, Mode, Summary, migrate_paths
-from toolwire.config import Config, ConfigError, find_config, load_config
+from toolwire.commands import config_option
+from toolwire.config import ConfigError, ConfigResolver
 
 __all__ = ["command"]
-
-
-class _Configs:
-    """`--config` for every file, or each file's nearest one (looked up once per directory)."""
-
-    def __init__(self, fixed: Path | None, overrides: dict[str, object]) -> None:
-        self._fixed = fixed
-        self._overrides = overrides
-        self._by_dir: dict[Path, Path | None] = {}
-        self._loaded: dict[Path | None, Config] = {}
-
-    def source_for(self, path: Path) -> Path | None:
-        if self._fixed is not None:
-            return self._fixed
-        directory = path.resolve().parent
-        if directory not in self._by_dir:
-            self._by_dir[directory] = find_config(directory)
-        return self._by_dir[directory]
-
-    def load(self, source: Path | None) -> Config:
-        if source not in self._loaded:
-            config = load_config(source)
-            self._loaded[source] = (
-                config.with_overrides(**self._overrides) if self._overrides else config
-            )
-        return self._loaded[source]
-
-    def __call__(self, path: Path) -> Config:
-        return self.load(self.source_for(path))
 
 
 def _codemods(value: str) -> tuple[str, ...]:
@@ -89,13 +61,7 @@ def _codemods(value: str) -> tuple[str, ...]:
 @click.option(
     "--result-class", default=None, help="Dotted name of the result class; replaces result-class."
 )
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="The pyproject.toml or toolwire.toml to use (default: the nearest one per file).",
-)
+@config_option()
 @click.option(
     "--format",
     "output_format",
@@ -137,7 +103,7 @@ def command(
                 f"{result_class!r} is not a dotted name", param_hint="--result-class"
             )
         overrides["result_classes"] = (result_class,)
-    configs = _Configs(config_file, overrides)
+    configs = ConfigResolver(config_file, overrides)
     mode: Mode = "diff" if show_diff else "check" if check_only else "write"
     try:
         if config_file is not None:

@@ -35,11 +35,11 @@ def annotation(finding: Finding) -> str:
 
 
 def render(report: Report, out: TextIO, err: TextIO) -> None:
-    for finding in report.sorted_findings():
+    for finding in report.findings:
         out.write(annotation(finding) + "\n")
-    for error in sorted(report.errors):
+    for error in report.errors:
         where = escape_property(escape(error.path))
         out.write(f"::error file={where}::{escape_data(error.as_text())}\n")
-    for note in dict.fromkeys(report.notes):
+    for note in report.notes:
         out.write(f"::notice title=toolwire::{escape_data(escape(note))}\n")
     write_remarks(report, err)

@@ -33,11 +33,9 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
 def document(report: Report) -> dict[str, Any]:
     return {
         "version": VERSION,
-        "findings": [finding_dict(f) for f in report.sorted_findings()],
-        "errors": [
-            {"path": escape(e.path), "message": escape(e.message)} for e in sorted(report.errors)
-        ],
-        "notes": [escape(note) for note in dict.fromkeys(report.notes)],
+        "findings": [finding_dict(f) for f in report.findings],
+        "errors": [{"path": escape(e.path), "message": escape(e.message)} for e in report.errors],
+        "notes": [escape(note) for note in report.notes],
         "summary": report.summary,
     }
 

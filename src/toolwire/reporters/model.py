@@ -24,13 +24,20 @@ class RunError:
 
 @dataclass(slots=True)
 class Report:
+    """A run's results, put in order once here: findings and errors sorted, notes once each.
+
+    Every reporter writes them in this order, as they are.
+    """
+
     findings: list[Finding] = field(default_factory=list)
     errors: list[RunError] = field(default_factory=list)
     files_checked: int = 0
     notes: list[str] = field(default_factory=list)
 
-    def sorted_findings(self) -> list[Finding]:
-        return sorted(self.findings)
+    def __post_init__(self) -> None:
+        self.findings = sorted(self.findings)
+        self.errors = sorted(self.errors)
+        self.notes = list(dict.fromkeys(self.notes))
 
     @property
     def input_errors(self) -> int:

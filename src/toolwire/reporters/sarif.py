@@ -99,10 +99,8 @@ def document(report: Report, root: Path | None = None) -> dict[str, Any]:
                 {"physicalLocation": {"artifactLocation": artifact_location(error.path)}}
             ],
         }
-        for error in sorted(report.errors)
-    ] + [
-        {"level": "note", "message": {"text": escape(note)}} for note in dict.fromkeys(report.notes)
-    ]
+        for error in report.errors
+    ] + [{"level": "note", "message": {"text": escape(note)}} for note in report.notes]
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -124,7 +122,7 @@ def document(report: Report, root: Path | None = None) -> dict[str, Any]:
                         "toolExecutionNotifications": notifications,
                     }
                 ],
-                "results": [result(f, rule_index) for f in report.sorted_findings()],
+                "results": [result(f, rule_index) for f in report.findings],
             }
         ],
     }
