@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import keyword
 import os
@@ -11,20 +10,18 @@ import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
 from toolwire.findings import escape
+from toolwire.model import Model, ResultType, load_model
+from toolwire.model import presets as presets
+from toolwire.signatures import find_signature
 
 _T = TypeVar("_T")
 
 TABLE = "tool.toolwire"
-DEFAULT_HTML_SINKS = (
-    "markupsafe.Markup",
-    "django.utils.safestring.mark_safe",
-    "django.utils.html.format_html:0",
-)
+DEFAULT_HTML_SINKS = load_model().html_sinks  # the core model's
 
 
 MAX_CONFIG_BYTES = 4 * 1024 * 1024  # a config file is small; more is not a config
@@ -52,15 +49,22 @@ class ConfigError(Exception):
 class CallSink:
     """A callable whose argument `param` (a position, a name, or both) is a sink.
 
-    `target` is the dotted name of the callable, e.g. `myapp.chat.ChatMessage.tool_result`.
-    `index` counts positional arguments at the call site (no `self`/`cls`). A sink
-    without `param` treats every argument as the payload (state and HTML sinks).
+    `target` is the dotted name of the callable, e.g. `myapp.chat.ChatMessage.tool_result`,
+    as users import it; `aliases` are other names of it (the definition's, when `target`
+    is a re-export). `index` counts positional arguments at the call site (no
+    `self`/`cls`); a sink with both matches either way. A sink without `param` treats
+    every argument as the payload (state and HTML sinks).
     """
 
     target: str
     index: int | None = None
     name: str | None = None
     spec: str = ""
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.target, *self.aliases)
 
     @property
     def any_argument(self) -> bool:
@@ -88,6 +92,9 @@ class Config:
     tool_bases: tuple[str, ...] = ()
     wire_sinks: tuple[CallSink, ...] = ()
     message_sinks: tuple[MessageSink, ...] = ()
+    egress_sinks: tuple[CallSink, ...] = ()
+    egress_message_sinks: tuple[MessageSink, ...] = ()
+    return_sinks: tuple[str, ...] = ()
     state_sinks: tuple[CallSink, ...] = ()
     html_sinks: tuple[CallSink, ...] = ()
     seam: str = ""
@@ -95,24 +102,49 @@ class Config:
     error_markers: tuple[str, ...] = DEFAULT_ERROR_MARKERS
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    model: Model = field(default_factory=load_model)
     source: Path | None = field(default=None, compare=False)
 
     @property
     def artifact_classes(self) -> tuple[str, ...]:
-        """The artifact type lives beside each result class (`pkg.ToolArtifact`)."""
-        return tuple(
-            f"{c.rpartition('.')[0]}.ToolArtifact".lstrip(".") for c in self.result_classes
+        """The artifact type lives beside each result class (`pkg.ToolArtifact`), plus the
+        model's artifact types."""
+        beside = (f"{c.rpartition('.')[0]}.ToolArtifact".lstrip(".") for c in self.result_classes)
+        model = (n for t in self.model.artifact_types for n in t.names)
+        return tuple(dict.fromkeys((*beside, *model)))
+
+    @property
+    def result_types(self) -> tuple[ResultType, ...]:
+        """Every result type: the configured result classes (shaped as the core's
+        ToolResult) and the presets' framework types."""
+        core = self.model.result_types[0]
+        mine = tuple(
+            core if name in core.names else ResultType(name, (), *_shape(core))
+            for name in self.result_classes
         )
+        framework = tuple(t for t in self.model.result_types[1:] if t not in mine)
+        return (*mine, *framework)
+
+    @property
+    def result_names(self) -> tuple[str, ...]:
+        """Every dotted name of every result type (aliases included)."""
+        return tuple(dict.fromkeys(n for t in self.result_types for n in t.names))
 
     @property
     def has_wire_sinks(self) -> bool:
-        return bool(self.wire_sinks or self.message_sinks)
+        return bool(
+            self.wire_sinks or self.message_sinks or self.egress_sinks or self.egress_message_sinks
+        )
 
     def enabled(self, code: str) -> bool:
         return code_enabled(code, self.select, self.ignore)
 
     def with_overrides(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
+
+
+def _shape(core: ResultType) -> tuple[Any, ...]:
+    return (core.wire, core.run_only, core.barriers, core.safe_strings, core.factories)
 
 
 def code_enabled(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
@@ -147,7 +179,12 @@ def _dotted(path: Path | None, key: str, name: str) -> str:
 def parse_sink(
     path: Path | None, key: str, spec: str, roots: Sequence[Path]
 ) -> CallSink | MessageSink:
-    """`pkg.mod.Class.method:param` (a position or a name) or `key=value:payload`."""
+    """`pkg.mod.Class.method:param` or `key=value:payload` (a message literal).
+
+    `param` is a position (`0`), a name (`content`) or both (`0=content`): with both, the
+    spec alone says how to match a call, nothing is looked up. With a name alone, the
+    position is read from the callable's source (re-exports followed), never imported.
+    """
     head, sep, param = spec.rpartition(":") if ":" in spec else (spec, "", "")
     if "=" in head:
         disc, _, value = head.partition("=")
@@ -157,90 +194,34 @@ def parse_sink(
     target = _dotted(path, key, head)
     if not sep:
         return CallSink(target, spec=spec)
-    if param.isascii() and param.isdigit():  # not '²': isdigit() takes it, int() does not
+    if _is_index(param):
         return CallSink(target, index=int(param), spec=spec)
-    if not param.isidentifier():
-        raise ConfigError(path, key, f"{spec!r}: the parameter must be a position or a name")
-    return CallSink(target, index=_param_index(target, param, roots), name=param, spec=spec)
+    position, _, name = param.partition("=") if "=" in param else ("", "", param)
+    if not _is_index(position or "0") or not name.isidentifier():
+        raise ConfigError(
+            path, key, f"{spec!r}: the parameter is a position, a name, or 'position=name'"
+        )
+    signature = find_signature(target, roots)
+    aliases: tuple[str, ...] = ()
+    if signature is not None and signature.definition != target:
+        aliases = (signature.definition,)
+    if position:
+        return CallSink(target, index=int(position), name=name, spec=spec, aliases=aliases)
+    if signature is None or not signature.accepts(name):
+        raise _unlocatable(path, key, target, name, spec, roots)
+    index = signature.position(name)
+    return CallSink(target, index=index, name=name, spec=spec, aliases=aliases)
 
 
-def _param_index(target: str, param: str, roots: Sequence[Path]) -> int | None:
-    """The position of `param` at a call site, read from the sink's source without importing it."""
-    signature = _signature(target, tuple(roots))
-    if signature is None:
-        return None
-    return signature.index(param) if param in signature else None
-
-
-@cache
-def _signature(target: str, roots: tuple[Path, ...]) -> tuple[str, ...] | None:
-    parts = target.split(".")
-    for split in range(len(parts) - 1, 0, -1):
-        module, names = parts[:split], parts[split:]
-        source = _find_module(module, roots)
-        if source is None:
-            continue
-        try:
-            tree = ast.parse(source.read_bytes())
-        except (OSError, SyntaxError, ValueError):
-            return None
-        return _signature_in(tree.body, names)
-    return None
-
-
-def _find_module(module: Sequence[str], roots: Sequence[Path]) -> Path | None:
-    for root in roots:
-        base = root.joinpath(*module)
-        for candidate in (base.with_suffix(".py"), base / "__init__.py", base.with_suffix(".pyi")):
-            if candidate.is_file():
-                return candidate
-    return None
-
-
-def _signature_in(body: Sequence[ast.stmt], names: Sequence[str]) -> tuple[str, ...] | None:
-    for node in body:
-        if isinstance(node, ast.ClassDef) and node.name == names[0]:
-            if len(names) == 1:
-                init = _signature_in(node.body, ["__init__"])
-                if init is not None:
-                    return init
-                return _dataclass_fields(node)
-            return _signature_in(node.body, names[1:])
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == names[0]:
-            if len(names) != 1:
-                return None
-            args = [*node.args.posonlyargs, *node.args.args]
-            decorators = {d.id for d in node.decorator_list if isinstance(d, ast.Name)}
-            is_method = node.name == "__init__" or "staticmethod" not in decorators
-            if is_method and args and args[0].arg in ("self", "cls"):
-                args = args[1:]
-            return tuple(a.arg for a in args)
-    return None
-
-
-def _dataclass_fields(node: ast.ClassDef) -> tuple[str, ...]:
-    return tuple(
-        s.target.id
-        for s in node.body
-        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-    )
-
-
-# -- presets -------------------------------------------------------------------------------
-
-
-@cache
-def presets() -> dict[str, dict[str, Any]]:
-    """Every shipped preset, by name: one file `toolwire/presets/<name>.toml` each."""
-    folder = resources.files("toolwire").joinpath("presets")
-    files = sorted((f for f in folder.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name)
-    return {f.name.removesuffix(".toml"): tomllib.loads(f.read_text("utf-8")) for f in files}
+def _is_index(text: str) -> bool:
+    return text.isascii() and text.isdigit()  # not '²': isdigit() takes it, int() does not
 
 
 # -- loading -------------------------------------------------------------------------------
 
 _KEYS = {
     "result-class",
+    "egress-sinks",
     "tool-methods",
     "tool-bases",
     "wire-sinks",
@@ -363,19 +344,19 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
         _dotted(path, "tool-bases", n) for n in _str_list(path, "tool-bases", get("tool-bases", []))
     )
     preset_names = _str_list(path, "presets", get("presets", []))
-    wire_specs = list(_str_list(path, "wire-sinks", get("wire-sinks", [])))
     known_presets = presets()
     for name in preset_names:
         if name not in known_presets:
             raise ConfigError(
                 path, "presets", f"unknown preset {name!r} (known: {', '.join(known_presets)})"
             )
-        wire_specs.extend(known_presets[name].get("wire-sinks", []))
+    model = _model(path, preset_names)
+    wire_specs = [*_str_list(path, "wire-sinks", get("wire-sinks", [])), *model.wire_sinks]
     wire = [parse_sink(path, "wire-sinks", s, roots) for s in wire_specs]
-    for sink in wire:
-        if isinstance(sink, CallSink) and sink.name is not None and sink.index is None:
-            raise _unlocatable(path, sink, roots)
-    state = _call_sinks(path, "state-sinks", get("state-sinks", []), roots)
+    egress_specs = [*_str_list(path, "egress-sinks", get("egress-sinks", [])), *model.egress_sinks]
+    egress = [parse_sink(path, "egress-sinks", s, roots) for s in egress_specs]
+    state_specs = [*_str_list(path, "state-sinks", get("state-sinks", [])), *model.state_sinks]
+    state = _call_sinks(path, "state-sinks", state_specs, roots)
     html = _call_sinks(path, "html-sinks", get("html-sinks", list(DEFAULT_HTML_SINKS)), roots)
     seam = get("seam", "")
     if not isinstance(seam, str):
@@ -391,6 +372,10 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
         tool_bases=tool_bases,
         wire_sinks=tuple(_dedupe(s for s in wire if isinstance(s, CallSink))),
         message_sinks=tuple(_dedupe(s for s in wire if isinstance(s, MessageSink))),
+        egress_sinks=tuple(_dedupe(s for s in egress if isinstance(s, CallSink))),
+        egress_message_sinks=tuple(_dedupe(s for s in egress if isinstance(s, MessageSink))),
+        return_sinks=model.return_sinks,
+        model=model,
         state_sinks=state,
         html_sinks=html,
         seam=seam,
@@ -426,13 +411,25 @@ def _codes(path: Path | None, key: str, value: object) -> tuple[str, ...]:
     return codes
 
 
-def _unlocatable(path: Path | None, sink: CallSink, roots: Sequence[Path]) -> ConfigError:
+def _model(path: Path | None, preset_names: Sequence[str]) -> Model:
+    from toolwire.model import ModelError
+
+    try:
+        return load_model(tuple(preset_names))
+    except ModelError as exc:
+        raise ConfigError(path, "presets", str(exc)) from None
+
+
+def _unlocatable(
+    path: Path | None, key: str, target: str, name: str, spec: str, roots: Sequence[Path]
+) -> ConfigError:
     return ConfigError(
         path,
-        "wire-sinks",
-        f"{sink.spec!r}: cannot find parameter {sink.name!r} of {sink.target} in the project "
-        f"({roots[0] if roots else '.'}) or on sys.path; give its position instead "
-        f"('{sink.target}:1') or check the name",
+        key,
+        f"{spec!r}: cannot find parameter {name!r} of {target} in the project "
+        f"({roots[0] if roots else '.'}) or on sys.path; give its position and name "
+        f"instead ('{target}:N={name}', N counting the call's arguments from 0) or check "
+        "the name",
     )
 
 

@@ -30,7 +30,7 @@ def test_defaults_without_a_file() -> None:
     config = load_config(None)
     assert config.result_classes == ("toolwire.ToolResult",)
     assert config.tool_methods == ("execute",)
-    assert config.artifact_classes == ("toolwire.ToolArtifact",)
+    assert config.artifact_classes == ("toolwire.ToolArtifact", "toolwire.result.ToolArtifact")
     assert not config.has_wire_sinks
     assert {s.target for s in config.html_sinks} == {
         "markupsafe.Markup",

@@ -13,11 +13,25 @@ from toolwire.findings import Finding
 @cache
 def _markers(config: Config, known_tools: frozenset[str]) -> tuple[str, ...]:
     """Text that any module with something to report must contain."""
-    names = [*config.result_classes, *config.artifact_classes, *config.tool_bases, *known_tools]
-    return (
-        *{n.rpartition(".")[2] for n in names},
-        *(f"def {m}" for m in config.tool_methods),
-        "artifacts",
+    from toolwire.model import index
+
+    model = index(config.model)
+    names = [
+        *config.result_names,
+        *config.artifact_classes,
+        *config.tool_bases,
+        *known_tools,
+        *model.source_owners,
+    ]
+    return tuple(
+        dict.fromkeys(
+            (
+                *(n.rpartition(".")[2] for n in names),
+                *(f"def {m}" for m in config.tool_methods),
+                *model.source_methods,
+                *sorted(model.run_only),
+            )
+        )
     )
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from toolwire.analysis import labels as L
 from toolwire.config import CallSink, Config
+from toolwire.model import Index, index
 
 _SEQUENCES = frozenset(
     f"{m}.{n}"
@@ -192,12 +193,25 @@ def _bound_names(target: ast.expr) -> Iterator[str]:
         yield from _bound_names(target.value)
 
 
-def _class_matcher(dotted: tuple[str, ...]) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
-    """Exact names, plus (package prefix, class name) pairs for re-exports like
-    `toolwire.result.ToolResult` of `toolwire.ToolResult`."""
-    return frozenset(dotted), tuple(
-        (name.rpartition(".")[0] + ".", "." + name.rpartition(".")[2]) for name in dotted
-    )
+Matcher = tuple[frozenset[str], tuple[tuple[str, str], ...]]
+
+
+def class_matcher(dotted: tuple[str, ...]) -> Matcher:
+    """Exact names, plus (package prefix, tail) pairs for re-exports: the tail starts at
+    the class (`ToolResult`, `BaseTool._run`), or is the last name of a function, so
+    `toolwire.result.ToolResult` matches `toolwire.ToolResult` and
+    `langchain_core.tools.base.BaseTool._run` matches `langchain_core.tools.BaseTool._run`."""
+    return frozenset(dotted), tuple(_split(name) for name in dotted)
+
+
+def _split(name: str) -> tuple[str, str]:
+    parts = name.split(".")
+    at = next((i for i, p in enumerate(parts) if i and p[:1].isupper()), len(parts) - 1)
+    return ".".join(parts[:at]) + ".", "." + ".".join(parts[at:])
+
+
+def matches(dotted: str, matcher: Matcher) -> bool:
+    return _matches(dotted, matcher)
 
 
 class ModuleFacts:
@@ -212,14 +226,23 @@ class ModuleFacts:
         self.module = module
         self._every = list(statements(tree.body))
         self.names = Names(tree, module, self._every)
-        self._results = _class_matcher(config.result_classes)
-        self._artifacts = _class_matcher(config.artifact_classes)
+        self.model: Index = index(config.model)
+        self._results = class_matcher(config.result_names)
+        self._constructed = class_matcher(
+            tuple(n for t in config.result_types if t.factories for n in t.names)
+        )
+        self._artifacts = class_matcher(config.artifact_classes)
+        self._source_owners = class_matcher(tuple(self.model.source_owners))
+        self._loggers = class_matcher(tuple(self.model.logger_classes))
         self.tool_methods = frozenset(config.tool_methods)
         self.tool_classes: set[str] = {*config.tool_bases, *known_tools}
         self.wire_sinks: dict[str, list[CallSink]] = _by_target(config.wire_sinks)
+        self.egress_sinks = _by_target(config.egress_sinks)
         self.state_sinks = _by_target(config.state_sinks)
         self.html_sinks = _by_target(config.html_sinks)
         self.message_sinks = config.message_sinks
+        self.egress_message_sinks = config.egress_message_sinks
+        self.return_sinks = class_matcher(config.return_sinks)
         self.classes: dict[str, ClassInfo] = {}
         self.functions: dict[str, int] = {}
         self._collect(tree)
@@ -229,8 +252,24 @@ class ModuleFacts:
     def is_result_class(self, dotted: str | None) -> bool:
         return dotted is not None and _matches(dotted, self._results)
 
+    def is_constructed_class(self, dotted: str | None) -> bool:
+        """A result type built only by its factories (TW102, TW103, TW105)."""
+        return dotted is not None and _matches(dotted, self._constructed)
+
     def is_artifact_class(self, dotted: str | None) -> bool:
         return dotted is not None and _matches(dotted, self._artifacts)
+
+    def is_source_owner(self, dotted: str | None) -> bool:
+        return dotted is not None and _matches(dotted, self._source_owners)
+
+    def is_logger_class(self, dotted: str | None) -> bool:
+        return dotted is not None and _matches(dotted, self._loggers)
+
+    def is_source_call(self, dotted: str | None) -> bool:
+        return dotted is not None and dotted in self.model.source_calls
+
+    def is_return_sink(self, dotted: str | None) -> bool:
+        return dotted is not None and _matches(dotted, self.return_sinks)
 
     def is_tool_class(self, dotted: str | None) -> bool:
         return dotted is not None and dotted in self.tool_classes
@@ -268,8 +307,10 @@ class ModuleFacts:
         local = self.local_class(node)
         if local is not None and dotted == local.qualname:
             return L.instance(local.index)
-        if dotted == "logging.Logger":
+        if self.is_logger_class(dotted):
             return L.LOGGER
+        if self.is_source_owner(dotted):
+            return L.SOURCE_OWNER
         if dotted in _STR:
             return L.STR
         return L.NOTHING
@@ -336,7 +377,7 @@ class ModuleFacts:
                     changed = True
         for info in self.classes.values():
             self._members(info)
-        for table in (self.wire_sinks, self.state_sinks, self.html_sinks):
+        for table in (self.wire_sinks, self.egress_sinks, self.state_sinks, self.html_sinks):
             self._inherit_sinks(table)
 
     def _inherit_sinks(self, table: dict[str, list[CallSink]]) -> None:
@@ -403,10 +444,41 @@ class ModuleFacts:
             and len(node.targets) == 1
             and _is_self_attribute(node.targets[0])
             and isinstance(node.value, ast.Call)
-            and self.names.qualify(node.value.func) == "logging.getLogger"
+            and self.names.qualify(node.value.func) in self.model.logger_factories
         ):
             return L.LOGGER
         return L.NOTHING
+
+    def returns_to_wire(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None
+    ) -> bool:
+        """What `node` returns is what a framework sends: a function under a return-sink
+        decorator, or a return-sink method (`pkg.BaseTool._run`) of a subclass."""
+        if not self.return_sinks[0]:
+            return False
+        for decorator in node.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if self.is_return_sink(self.names.qualify(target)):
+                return True
+        if cls is None:
+            return False
+        for base in self._ancestors(cls):
+            if self.is_return_sink(f"{base}.{node.name}"):
+                return True
+        return False
+
+    def _ancestors(self, cls: ClassInfo) -> Iterator[str]:
+        seen: set[str] = set()
+        stack = list(cls.bases)
+        while stack:
+            base = stack.pop()
+            if base is None or base in seen:
+                continue
+            seen.add(base)
+            yield base
+            local = self.classes.get(base.rpartition(".")[2])
+            if local is not None and local.qualname == base:
+                stack.extend(local.bases)
 
     def is_tool_method(self, info: ClassInfo | None, name: str) -> bool:
         return name in self.tool_methods and (info is None or info.is_tool)
@@ -443,7 +515,9 @@ def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], 
 
 
 def _by_target(sinks: tuple[CallSink, ...]) -> dict[str, list[CallSink]]:
+    """Sinks by every name they are known by: as configured, and the definition's."""
     table: dict[str, list[CallSink]] = {}
     for sink in sinks:
-        table.setdefault(sink.target, []).append(sink)
+        for target in sink.targets:
+            table.setdefault(target, []).append(sink)
     return table

@@ -38,13 +38,12 @@ _COLLECTORS = frozenset(
 _SUMMARY_DEPTH = 40
 _AWAITERS = frozenset({"asyncio.run"})  # runs a coroutine: like `await`
 _PICKERS = frozenset(f"builtins.{n}" for n in ("next", "min", "max"))
-_STR_MAKERS = frozenset(f"builtins.{n}" for n in ("str", "repr", "ascii", "format"))
 _ADDERS = frozenset({"append", "add", "insert", "extend"})
 _MAPPING_PICKERS = frozenset({"get", "pop", "setdefault"})
 _MAPPING_VIEWS = frozenset({"values", "copy"})
 _SEQUENCE_PICKERS = frozenset({"pop"})
 _STR_METHODS = frozenset(
-    {"format", "join", "strip", "lstrip", "rstrip", "upper", "lower", "replace"}
+    {"format", "format_map", "join", "strip", "lstrip", "rstrip", "upper", "lower", "replace"}
 )
 
 
@@ -795,11 +794,12 @@ class Flow:
 
     def _member(self, owner: int, attr: str, value: ast.expr | None) -> int:
         """Labels of `<value>.attr`, also of `getattr(<value>, "attr")`."""
-        if attr == "content" and not owner & L.ARTIFACT:
+        model = self.facts.model
+        if attr in model.wire_fields and not owner & L.ARTIFACT:
             return L.CONTENT | L.STR
-        if attr == "is_error":
+        if attr in model.barriers:
             return L.OTHER
-        if owner & L.RESULT and attr in ("artifacts", "__dict__"):
+        if owner & L.RESULT and (attr in model.run_only or attr in model.serialiser_attributes):
             return L.ARTIFACT
         if owner & L.ARTIFACT:
             return L.ARTIFACT
@@ -853,6 +853,12 @@ class Flow:
                 dotted.rpartition(".")[0]
             ):
                 return L.ARTIFACT
+            if facts.is_source_call(dotted):
+                return L.RESULT
+            if facts.is_source_owner(dotted):
+                return L.SOURCE_OWNER
+            if facts.is_logger_class(dotted) or dotted in facts.model.logger_factories:
+                return L.LOGGER
             if dotted in _OPAQUE:
                 return L.OTHER
             if dotted in _COLLECTORS:
@@ -876,10 +882,8 @@ class Flow:
                 return first or L.OTHER
             if dotted in _PICKERS:
                 return L.element_of(first)
-            if dotted in _STR_MAKERS:
+            if dotted in facts.model.stringifiers:
                 return L.STR | L.derived(arguments)
-            if dotted == "logging.getLogger":
-                return L.LOGGER
             if (
                 dotted == "builtins.getattr"
                 and len(node.args) >= 2
@@ -914,6 +918,8 @@ class Flow:
                 if summary is not None and method not in scope.cls.returns:
                     return summary.returns
             if receiver & L.TOOL and method in facts.tool_methods:
+                return L.RESULT
+            if receiver & L.SOURCE_OWNER and method in facts.model.source_methods:
                 return L.RESULT
             for owner in self._owner_classes(func.value, receiver):
                 if method in owner.returns:

@@ -18,6 +18,7 @@ TOOLS = 256  # a container of tool instances
 LOGGER = 512  # a `logging.Logger`
 MAYBE_NONE = 1024  # also None (an Optional annotation), so `.content` is not provable
 OTHER = 2048  # anything else
+SOURCE_OWNER = 4096  # an instance of a class with a source method (`ClientSession`)
 
 NOTHING = 0
 WHOLE = RESULT | RESULTS | MAPPING  # holds a whole result somewhere inside
@@ -54,11 +55,11 @@ def derived(labels: int) -> int:
 # a known shape (`ELEMENTS`, for `[(c.id, tool.execute(c)) ...]`, `enumerate(...)`,
 # `zip(...)`, `.items()`). Position fields are valid only when their flag is set, and
 # `join` drops them when only one side has them, so a path without a shape is never lost.
-BASE = (1 << 12) - 1
-TUPLE = 1 << 12
-ELEMENTS = 1 << 13
+BASE = (1 << 13) - 1
+TUPLE = 1 << 13
+ELEMENTS = 1 << 14
 POSITIONS = 4
-_WIDTH = 12
+_WIDTH = 13
 _OWN = 16
 _EACH = _OWN + POSITIONS * _WIDTH
 _FIELDS = (1 << (POSITIONS * _WIDTH)) - 1

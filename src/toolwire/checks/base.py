@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import cache
 from typing import ClassVar
 
 from toolwire.analysis import labels as L
+from toolwire.analysis.facts import Matcher, class_matcher, matches
 from toolwire.analysis.flow import Context
-from toolwire.config import CallSink
+from toolwire.config import CallSink, MessageSink
 
 
 class Check:
@@ -27,9 +29,9 @@ def call_sink_payloads(
     if not table:
         return
     target = ctx.qualify(node.func)
-    if target is None or target not in table:
+    if target is None:
         return
-    for sink in table[target]:
+    for sink in _sinks_of(table, target):
         label = _sink_label(sink.target)
         if sink.any_argument:
             for arg in node.args:
@@ -46,16 +48,41 @@ def call_sink_payloads(
                 yield label, node.args[sink.index]
 
 
+def _sinks_of(table: dict[str, list[CallSink]], target: str) -> list[CallSink]:
+    """The sinks of `target`: by name, else a re-export of the same class or function
+    under the sink's package (`pkg.sub.Message` for a sink named `pkg.Message`)."""
+    found = table.get(target)
+    if found is not None:
+        return found
+    tail = target.rpartition(".")[2]
+    return [
+        sink
+        for name, sinks in table.items()
+        if name.endswith(tail) and matches(target, _matcher(name))
+        for sink in sinks
+    ]
+
+
+@cache
+def _matcher(name: str) -> Matcher:
+    return class_matcher((name,))
+
+
 def _sink_label(target: str) -> str:
     """`ChatMessage.tool_result` of `app.chat.ChatMessage.tool_result`, `Markup` of
     `markupsafe.Markup`: the name a reader knows the sink by."""
     parts = target.split(".")
+    if parts[-1][:1].isupper():  # a class: `HumanMessage(...)`
+        return parts[-1]
     return ".".join(parts[-2:]) if len(parts) > 2 else parts[-1]
 
 
-def message_sink_payloads(node: ast.Dict, ctx: Context) -> Iterator[tuple[str, ast.expr]]:
+def message_sink_payloads(
+    node: ast.Dict, ctx: Context, sinks: tuple[MessageSink, ...] | None = None
+) -> Iterator[tuple[str, ast.expr]]:
     """(sink name, payload) for a dict literal that a message-literal sink describes."""
-    sinks = ctx.facts.message_sinks
+    if sinks is None:
+        sinks = ctx.facts.message_sinks
     if not sinks:
         return
     fields = constant_fields(node)
@@ -107,3 +134,20 @@ def holder(ctx: Context, node: ast.expr) -> str:
     if ctx.labels(node) & L.RESULT:
         return f"ToolResult {ctx.describe(node)}"
     return f"{ctx.describe(node)}, which holds ToolResults"
+
+
+def egress_payloads(node: ast.Call | ast.Dict, ctx: Context) -> Iterator[tuple[str, ast.expr]]:
+    """(sink name, payload) at an egress sink: a prompt, a user or system message."""
+    if isinstance(node, ast.Call):
+        yield from call_sink_payloads(node, ctx, ctx.facts.egress_sinks)
+    elif ctx.facts.egress_message_sinks:
+        yield from message_sink_payloads(node, ctx, ctx.facts.egress_message_sinks)
+
+
+def returns_to_wire(ctx: Context) -> bool:
+    """Is the function being interpreted one whose return value its framework sends?"""
+    scope = ctx.scope
+    node = scope.node
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    return ctx.facts.returns_to_wire(node, scope.cls)

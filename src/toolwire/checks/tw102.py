@@ -10,7 +10,7 @@ class DirectConstruction(Check):
     code = "TW102"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if ctx.facts.is_result_class(ctx.qualify(node.func)):
+        if ctx.facts.is_constructed_class(ctx.qualify(node.func)):
             self.report(
                 ctx,
                 node,

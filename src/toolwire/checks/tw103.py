@@ -13,7 +13,7 @@ class ErrorWithArtifacts(Check):
         func = node.func
         if not (isinstance(func, ast.Attribute) and func.attr == "error"):
             return
-        if not ctx.facts.is_result_class(ctx.qualify(func.value)):
+        if not ctx.facts.is_constructed_class(ctx.qualify(func.value)):
             return
         extra = len(node.args) > 1 or any(isinstance(a, ast.Starred) for a in node.args)
         if extra or node.keywords:

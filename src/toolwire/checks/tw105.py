@@ -13,7 +13,7 @@ class ResultSubclassOrStringForm(Check):
 
     def visit_ClassDef(self, node: ast.ClassDef, ctx: Context) -> None:
         for base in node.bases:
-            if ctx.facts.is_result_class(ctx.qualify(base)):
+            if ctx.facts.is_constructed_class(ctx.qualify(base)):
                 self.report(ctx, node, f"class {node.name} subclasses ToolResult, which is final")
 
     def visit_Assign(self, node: ast.Assign, ctx: Context) -> None:
@@ -21,7 +21,7 @@ class ResultSubclassOrStringForm(Check):
             if (
                 isinstance(target, ast.Attribute)
                 and target.attr in _STRING_FORMS
-                and ctx.facts.is_result_class(ctx.qualify(target.value))
+                and ctx.facts.is_constructed_class(ctx.qualify(target.value))
             ):
                 self.report(
                     ctx,

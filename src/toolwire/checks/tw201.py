@@ -4,18 +4,17 @@ import ast
 
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
-from toolwire.checks.base import Check, holder, holds_result
-
-_CONVERSIONS = {f"builtins.{n}": n for n in ("str", "repr", "ascii", "format")}
-_DUNDERS = frozenset({"__str__", "__repr__", "__format__"})
+from toolwire.checks.base import Check, egress_payloads, holder, holds_result, returns_to_wire
 
 
 class ResultStringified(Check):
     code = "TW201"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        self._egress(node, ctx)
         func = node.func
-        conversion = _CONVERSIONS.get(ctx.qualify(func) or "")
+        model = ctx.facts.model
+        conversion = model.stringifiers.get(ctx.qualify(func) or "")
         if conversion and node.args and holds_result(ctx, node.args[0]):
             value = node.args[0]
             fix = None
@@ -29,11 +28,33 @@ class ResultStringified(Check):
             )
         elif (
             isinstance(func, ast.Attribute)
-            and func.attr in _DUNDERS
+            and func.attr in model.string_methods
             and holds_result(ctx, func.value)
         ):
             self.report(
                 ctx,
                 node,
                 f".{func.attr}() of {holder(ctx, func.value)}: use .content for the wire string",
+            )
+
+    def visit_Dict(self, node: ast.Dict, ctx: Context) -> None:
+        self._egress(node, ctx)
+
+    def _egress(self, node: ast.Call | ast.Dict, ctx: Context) -> None:
+        for sink, payload in egress_payloads(node, ctx):
+            if holds_result(ctx, payload):
+                self.report(
+                    ctx,
+                    payload,
+                    f"{sink} makes text of {holder(ctx, payload)}: pass .content",
+                )
+
+    def visit_Return(self, node: ast.Return, ctx: Context) -> None:
+        value = node.value
+        if value is not None and holds_result(ctx, value) and returns_to_wire(ctx):
+            self.report(
+                ctx,
+                value,
+                f"tool returns {holder(ctx, value)}, which its framework makes text of: "
+                "return .content",
             )

@@ -20,9 +20,15 @@ class ResultFormatted(Check):
 
     def visit_BinOp(self, node: ast.BinOp, ctx: Context) -> None:
         left, right = node.left, node.right
-        if isinstance(node.op, ast.Mod) and _is_str(ctx, left) and holds_result(ctx, right):
+        model = ctx.facts.model
+        if (
+            isinstance(node.op, ast.Mod)
+            and model.percent
+            and _is_str(ctx, left)
+            and holds_result(ctx, right)
+        ):
             self.report(ctx, node, f"%-format of {holder(ctx, right)}: {_ADVICE}")
-        elif isinstance(node.op, ast.Add):
+        elif isinstance(node.op, ast.Add) and model.concat:
             for this, other in ((left, right), (right, left)):
                 if holds_result(ctx, this) and _is_str(ctx, other):
                     self.report(ctx, node, f"str + {holder(ctx, this)}: {_ADVICE}")
@@ -31,6 +37,7 @@ class ResultFormatted(Check):
     def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
         if (
             isinstance(node.op, ast.Add)
+            and ctx.facts.model.concat
             and _is_str(ctx, node.target)
             and holds_result(ctx, node.value)
         ):
@@ -38,7 +45,10 @@ class ResultFormatted(Check):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
-        if not isinstance(func, ast.Attribute) or func.attr not in ("format", "join"):
+        if (
+            not isinstance(func, ast.Attribute)
+            or func.attr not in ctx.facts.model.formatter_methods
+        ):
             return
         if _is_str(ctx, func.value):
             arguments = [*node.args, *(k.value for k in node.keywords)]

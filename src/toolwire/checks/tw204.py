@@ -6,10 +6,6 @@ from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check, holder, holds_result
 
-LEVELS = frozenset(
-    {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
-)
-
 
 class ResultPrintedOrLogged(Check):
     code = "TW204"
@@ -32,14 +28,13 @@ class ResultPrintedOrLogged(Check):
 
 def _kind(node: ast.Call, ctx: Context) -> str | None:
     func = node.func
-    name = ctx.qualify(func)
-    if name == "builtins.print":
-        return "print()"
-    if name is not None and name.startswith("logging.") and name[8:] in LEVELS:
-        return f"{name}()"
+    model = ctx.facts.model
+    shown = model.printers.get(ctx.qualify(func) or "")
+    if shown is not None:
+        return f"{shown}()"
     if (
         isinstance(func, ast.Attribute)
-        and func.attr in LEVELS
+        and func.attr in model.log_methods
         and ctx.labels(func.value) & L.LOGGER
     ):
         return f"logger.{func.attr}()"

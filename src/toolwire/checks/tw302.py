@@ -4,7 +4,7 @@ import ast
 
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
-from toolwire.checks.base import Check
+from toolwire.checks.base import Check, egress_payloads, returns_to_wire
 from toolwire.checks.tw301 import wire_payloads
 
 
@@ -12,7 +12,7 @@ class ArtifactOnWire(Check):
     code = "TW302"
 
     def visit_Call(self, node: ast.Call | ast.Dict, ctx: Context) -> None:
-        for sink, payload in wire_payloads(node, ctx):
+        for sink, payload in (*wire_payloads(node, ctx), *egress_payloads(node, ctx)):
             if ctx.labels(payload) & L.ARTIFACT:
                 self.report(
                     ctx,
@@ -22,3 +22,13 @@ class ArtifactOnWire(Check):
                 )
 
     visit_Dict = visit_Call
+
+    def visit_Return(self, node: ast.Return, ctx: Context) -> None:
+        value = node.value
+        if value is not None and ctx.labels(value) & L.ARTIFACT and returns_to_wire(ctx):
+            self.report(
+                ctx,
+                value,
+                f"tool returns {ctx.describe(value)}, computed from artifacts, and its "
+                "framework sends it: artifacts are run-only",
+            )

@@ -1,0 +1,298 @@
+"""The egress model: what is a result, a stringifier, a logger, a sink ..., as data.
+
+The core (`toolwire/model.toml`) is always loaded; each selected preset
+(`toolwire/presets/<name>.toml`) adds to its sections. Both the syntax layer and the mypy
+plugin read the one `Model` this gives, so they cannot disagree. Standard library only;
+the schema is in docs/model.md.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+# Keys a preset file may hold that are not egress data: migrate's tool shapes (read by
+# codemods/_frameworks.py) and the one-line description.
+_OTHER_KEYS = frozenset({"description", "class-tools", "function-tools"})
+_LISTS = (
+    "stringifiers",
+    "string-methods",
+    "formatters",
+    "serialisers",
+    "serialiser-attributes",
+    "printers",
+    "logger-modules",
+    "logger-classes",
+    "logger-factories",
+    "log-methods",
+    "wire-sinks",
+    "egress-sinks",
+    "state-sinks",
+    "html-sinks",
+    "return-sinks",
+)
+_TABLES = ("result-types", "artifact-types", "sources")
+STRING_FORMS = frozenset({"str", "repr", "format", "model_dump"})
+
+
+class ModelError(Exception):
+    """A model file that does not follow the schema: `file: key: problem`."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResultType:
+    """A type whose `wire` field goes to the provider and whose `run_only` fields never do."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    wire: str = "content"
+    run_only: tuple[str, ...] = ("artifacts",)
+    barriers: tuple[str, ...] = ("content", "is_error")
+    safe_strings: frozenset[str] = frozenset()
+    factories: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+@dataclass(frozen=True, slots=True)
+class ArtifactType:
+    name: str
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A call (`pkg.f`, `pkg.Class.method`) whose return value is a `returns` result."""
+
+    call: str
+    returns: str
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    result_types: tuple[ResultType, ...] = ()
+    artifact_types: tuple[ArtifactType, ...] = ()
+    sources: tuple[Source, ...] = ()
+    stringifiers: tuple[str, ...] = ()
+    string_methods: tuple[str, ...] = ()
+    formatters: tuple[str, ...] = ()
+    serialisers: tuple[str, ...] = ()
+    serialiser_attributes: tuple[str, ...] = ()
+    printers: tuple[str, ...] = ()
+    logger_modules: tuple[str, ...] = ()
+    logger_classes: tuple[str, ...] = ()
+    logger_factories: tuple[str, ...] = ()
+    log_methods: tuple[str, ...] = ()
+    wire_sinks: tuple[str, ...] = ()
+    egress_sinks: tuple[str, ...] = ()
+    state_sinks: tuple[str, ...] = ()
+    html_sinks: tuple[str, ...] = ()
+    return_sinks: tuple[str, ...] = ()
+
+    @property
+    def logging_functions(self) -> tuple[str, ...]:
+        """`logging.info`, ...: the module functions that log every argument."""
+        return tuple(f"{m}.{level}" for m in self.logger_modules for level in self.log_methods)
+
+    @property
+    def logger_methods(self) -> tuple[str, ...]:
+        """`logging.Logger.info`, ...: the logger methods that log every argument."""
+        return tuple(f"{c}.{level}" for c in self.logger_classes for level in self.log_methods)
+
+    @property
+    def formatter_methods(self) -> frozenset[str]:
+        """`format`, `join`, ...: the str methods among the formatters (not operators)."""
+        return frozenset(
+            name.rpartition(".")[2]
+            for name in self.formatters
+            if name.startswith("builtins.str.") and not name.endswith("__")
+        )
+
+    def result_type(self, name: str) -> ResultType | None:
+        return next((t for t in self.result_types if name in t.names), None)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def _read(folder: str | None, name: str) -> dict[str, Any]:
+    root = resources.files("toolwire")
+    file = root.joinpath(folder).joinpath(name) if folder else root.joinpath(name)
+    return tomllib.loads(file.read_text(encoding="utf-8"))
+
+
+@cache
+def presets() -> dict[str, dict[str, Any]]:
+    """Every shipped preset, by name: one file `toolwire/presets/<name>.toml` each."""
+    folder = resources.files("toolwire").joinpath("presets")
+    names = sorted(
+        f.name.removesuffix(".toml") for f in folder.iterdir() if f.name.endswith(".toml")
+    )
+    return {n: _read("presets", f"{n}.toml") for n in names}
+
+
+def _strings(where: str, key: str, value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ModelError(f"{where}: {key}: expected a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _result_type(where: str, table: Mapping[str, Any]) -> ResultType:
+    known = {"class", "aliases", "wire", "run-only", "barriers", "safe-strings", "factories"}
+    _no_unknown(where, "result-types", table, known)
+    name = table.get("class")
+    if not isinstance(name, str):
+        raise ModelError(f"{where}: result-types: each needs a `class` name")
+    wire = table.get("wire", "content")
+    if not isinstance(wire, str):
+        raise ModelError(f"{where}: result-types: {name}: `wire` is one field name")
+    safe = frozenset(_strings(where, "safe-strings", table.get("safe-strings", [])))
+    if safe - STRING_FORMS:
+        raise ModelError(
+            f"{where}: result-types: {name}: safe-strings are some of {sorted(STRING_FORMS)}"
+        )
+    return ResultType(
+        name,
+        _strings(where, "aliases", table.get("aliases", [])),
+        wire,
+        _strings(where, "run-only", table.get("run-only", [])),
+        _strings(where, "barriers", table.get("barriers", [wire])),
+        safe,
+        _strings(where, "factories", table.get("factories", [])),
+    )
+
+
+def _no_unknown(where: str, section: str, table: Mapping[str, Any], known: set[str]) -> None:
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise ModelError(f"{where}: {section}: unknown key {unknown[0]!r}")
+
+
+def _tables(where: str, key: str, value: object) -> list[Mapping[str, Any]]:
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ModelError(f"{where}: {key}: expected an array of tables ([[{key}]])")
+    return value
+
+
+def _parse(where: str, data: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
+    unknown = sorted(set(data) - set(_LISTS) - set(_TABLES) - _OTHER_KEYS)
+    if unknown:
+        raise ModelError(f"{where}: unknown key {unknown[0]!r}")
+    out: dict[str, tuple[Any, ...]] = {}
+    for key in _LISTS:
+        if key in data:
+            out[key] = _strings(where, key, data[key])
+    out["result-types"] = tuple(
+        _result_type(where, t) for t in _tables(where, "result-types", data.get("result-types", []))
+    )
+    artifacts = []
+    for table in _tables(where, "artifact-types", data.get("artifact-types", [])):
+        _no_unknown(where, "artifact-types", table, {"class", "aliases"})
+        if not isinstance(table.get("class"), str):
+            raise ModelError(f"{where}: artifact-types: each needs a `class` name")
+        artifacts.append(
+            ArtifactType(table["class"], _strings(where, "aliases", table.get("aliases", [])))
+        )
+    out["artifact-types"] = tuple(artifacts)
+    sources = []
+    for table in _tables(where, "sources", data.get("sources", [])):
+        _no_unknown(where, "sources", table, {"call", "returns"})
+        call, returns = table.get("call"), table.get("returns")
+        if not (isinstance(call, str) and isinstance(returns, str)):
+            raise ModelError(f"{where}: sources: each needs `call` and `returns` names")
+        sources.append(Source(call, returns))
+    out["sources"] = tuple(sources)
+    return out
+
+
+@cache
+def core() -> Model:
+    return _merge([_parse("toolwire/model.toml", _read(None, "model.toml"))])
+
+
+@cache
+def load_model(preset_names: tuple[str, ...] = ()) -> Model:
+    """The core model plus the named presets (unknown names are the caller's to report)."""
+    known = presets()
+    parts = [_parse("toolwire/model.toml", _read(None, "model.toml"))]
+    for name in preset_names:
+        if name in known:
+            parts.append(_parse(f"toolwire/presets/{name}.toml", known[name]))
+    return _merge(parts)
+
+
+def _merge(parts: Iterable[dict[str, tuple[Any, ...]]]) -> Model:
+    joined: dict[str, list[Any]] = {}
+    for part in parts:
+        for key, values in part.items():
+            into = joined.setdefault(key.replace("-", "_"), [])
+            into.extend(v for v in values if v not in into)
+    return Model(**{key: tuple(values) for key, values in joined.items()})
+
+
+# -- lookups ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """The model as sets, for the checks' hot paths; one per model (`index(model)`)."""
+
+    stringifiers: dict[str, str]  # dotted name -> the name shown (`str`)
+    string_methods: frozenset[str]
+    formatter_methods: frozenset[str]  # `format`, `format_map`, `join`
+    percent: bool  # `%` formats (builtins.str.__mod__)
+    concat: bool  # `+` (builtins.str.__add__)
+    serialisers: dict[str, str]
+    serialiser_attributes: frozenset[str]
+    printers: dict[str, str]  # print and the logging module functions
+    logger_classes: frozenset[str]
+    logger_factories: frozenset[str]
+    log_methods: frozenset[str]
+    source_calls: dict[str, str]  # function or `Class.method` -> the result type it returns
+    source_owners: frozenset[str]  # classes with a source method
+    source_methods: frozenset[str]
+    wire_fields: frozenset[str]  # attributes whose value is the wire text
+    barriers: frozenset[str]  # attributes free of run-only data
+    run_only: frozenset[str]
+
+
+def _shown(name: str) -> str:
+    """The name a reader knows: `str` for `builtins.str`, `pickle.dumps` for `_pickle.dumps`."""
+    name = name.removeprefix("builtins.")
+    return f"pickle.{name[8:]}" if name.startswith("_pickle.") else name
+
+
+@cache
+def index(model: Model) -> Index:
+    owners = {s.call.rpartition(".")[0] for s in model.sources}
+    return Index(
+        {n: _shown(n) for n in model.stringifiers},
+        frozenset(model.string_methods),
+        model.formatter_methods,
+        "builtins.str.__mod__" in model.formatters,
+        "builtins.str.__add__" in model.formatters,
+        {n: _shown(n) for n in model.serialisers},
+        frozenset(model.serialiser_attributes),
+        {n: _shown(n) for n in (*model.printers, *model.logging_functions)},
+        frozenset(model.logger_classes),
+        frozenset(model.logger_factories),
+        frozenset(model.log_methods),
+        {s.call: s.returns for s in model.sources},
+        frozenset(owners),
+        frozenset(s.call.rpartition(".")[2] for s in model.sources),
+        frozenset(t.wire for t in model.result_types),
+        frozenset(b for t in model.result_types for b in t.barriers),
+        frozenset(f for t in model.result_types for f in t.run_only),
+    )
