@@ -4,7 +4,9 @@ A case is a file `cases/<preset>/<name>.py`, or a ```python block of the section
 "What `toolwire check` knows" of `docs/frameworks/<preset>.md`. A case with `# expect:`
 comments is flagged, one without is clean. `# layers: syntax` on a line of its own limits
 the case to the syntax layer (the framework is untyped there, or mypy has no hook for
-the construct); every other case runs through both layers.
+the construct); every other case runs through both layers. `# xfail <layer>: <why>` says
+that a layer does not meet the case yet, and why: the test is a strict xfail, so it fails
+as soon as the layer does meet it and the marker is to go.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ LAYERS = ("syntax", "mypy")
 
 _EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>TW\d{3}(?:\s*,\s*TW\d{3})*)")
 _LAYERS = re.compile(r"^#\s*layers:\s*(?P<layers>[a-z, ]+)$", re.M)
+_XFAIL = re.compile(r"^#\s*xfail (?P<layer>[a-z]+):\s*(?P<why>.+)$", re.M)
 _SECTION = re.compile(r"^## What `toolwire check` knows\n(?P<body>.*?)(?=^## |\Z)", re.M | re.S)
 _PYTHON = re.compile(r"^```python[^\n`]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
 
@@ -50,6 +53,14 @@ class Case:
         named = tuple(part.strip() for part in match["layers"].split(","))
         assert set(named) <= set(LAYERS), f"{self.origin}: unknown layer in {named}"
         return named
+
+    def xfail(self, layer: str) -> str | None:
+        """Why `layer` does not meet this case yet, or None."""
+        for match in _XFAIL.finditer(self.source):
+            assert match["layer"] in LAYERS, f"{self.origin}: unknown layer {match['layer']}"
+            if match["layer"] == layer:
+                return match["why"]
+        return None
 
     def expected(self) -> Counter[tuple[int, str]]:
         found: Counter[tuple[int, str]] = Counter()

@@ -2,6 +2,7 @@
 content is the artifact again, serialised, so the whole record set goes to the model.
 """
 # layers: syntax
+# xfail syntax: the model has no content-and-artifact return shapes (`response_format`)
 
 import json
 from typing import Literal

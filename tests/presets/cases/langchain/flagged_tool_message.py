@@ -7,9 +7,5 @@ def summarise(message: ToolMessage) -> HumanMessage:
     return HumanMessage(f"The tool said: {message}")  # expect: TW202
 
 
-def forward(message: ToolMessage) -> HumanMessage:
-    return HumanMessage(content=message.model_dump_json())  # expect: TW203
-
-
 def echo(message: ToolMessage) -> ToolMessage:
     return ToolMessage(content=message.artifact, tool_call_id="c1")  # expect: TW302

@@ -4,6 +4,7 @@
 `artifact`; the new `ToolMessage` then sends that to the model.
 """
 # layers: syntax
+# xfail syntax: `BaseTool.invoke` is a source only with a tool call; sources have no argument conditions
 
 from langchain_core.messages import ToolCall, ToolMessage
 from langchain_core.tools import BaseTool

@@ -30,4 +30,4 @@ class Orders(BaseTool):
     description: str = "The customer's orders."
 
     def _run(self, key: str) -> object:
-        return lookup(key)  # expect: TW301
+        return lookup(key)  # expect: TW201

