@@ -348,7 +348,7 @@ def test_the_http_request_to_the_provider_holds_the_content_only() -> None:
 
 def test_the_docs_page_runs() -> None:
     blocks = python_blocks(page("openai-agents.md"))
-    assert len(blocks) == 4
+    assert len(blocks) == 6  # and the two `toolwire check` examples
     model = ScriptedModel(tool_call("find_hotels", {"city": "Oslo"}), final("Grand, 90 EUR"))
     namespace: dict[str, Any] = {"model": model}
     set_tracing_disabled(True)

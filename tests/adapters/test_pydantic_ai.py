@@ -267,7 +267,7 @@ def test_an_error_reaches_the_provider_as_pydantic_ais_error_object() -> None:
 
 def test_the_docs_page_runs() -> None:
     blocks = python_blocks(page("pydantic-ai.md"))
-    assert len(blocks) == 6
+    assert len(blocks) == 8  # and the two `toolwire check` examples
     namespace: dict[str, Any] = {}
     for index, block in enumerate(blocks):
         exec(compile(block, f"pydantic-ai.md, python block {index + 1}", "exec"), namespace)

@@ -2,7 +2,8 @@
 
 A case is a file `cases/<preset>/<name>.py`, or a ```python block of the section
 "What `toolwire check` knows" of `docs/frameworks/<preset>.md`. A case with `# expect:`
-comments is flagged, one without is clean. `# layers: syntax` on a line of its own limits
+comments is flagged, one without is clean. A page's examples show what `toolwire check`
+does and run through the syntax layer. `# layers: syntax` on a line of its own limits
 the case to the syntax layer (the framework is untyped there, or mypy has no hook for
 the construct); every other case runs through both layers. `# xfail <layer>: <why>` says
 that a layer does not meet the case yet, and why: the test is a strict xfail, so it fails
@@ -89,7 +90,9 @@ def docs_cases(preset: str) -> list[Case]:
     for number, block in enumerate(_PYTHON.finditer(section["body"]), 1):
         line = text[: section.start("body") + block.start()].count("\n") + 2
         origin = f"{page.relative_to(REPO)}:{line}"
-        found.append(Case(preset, f"docs_{number}", block["body"], origin))
+        # The page shows what `toolwire check` does: its examples run through that layer.
+        source = f"# layers: syntax\n{block['body']}"
+        found.append(Case(preset, f"docs_{number}", source, origin))
     return found
 
 
