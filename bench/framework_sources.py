@@ -52,7 +52,11 @@ def targets() -> dict[str, list[Path]]:
             raise SystemExit(f"bench: {package} is not installed (pip install -e '.[test]')")
         found[name] = [Path(next(iter(spec.submodule_search_locations)))]
     stdlib = Path(sysconfig.get_paths()["stdlib"])
-    found["stdlib"] = sorted(p for p in stdlib.iterdir() if p.name != "site-packages")
+    found["stdlib"] = sorted(
+        p
+        for p in stdlib.iterdir()
+        if p.name != "site-packages" and (p.is_dir() or p.suffix == ".py")
+    )
     for name in CORPORA:
         found[name] = [corpus_dir(name)]
     return found
