@@ -54,6 +54,7 @@ class Rule:
     body: str
     examples: tuple[Example, ...] = ()
     config: Mapping[str, Any] = field(default_factory=dict)
+    messages: Mapping[str, str] = field(default_factory=dict)  # finding -> text, both layers
     example_module: str = ""  # the module name the examples are checked as
     source: str = ""
 
@@ -119,6 +120,7 @@ def parse_rule(text: str, source: str = "") -> Rule:
             body=body,
             examples=tuple(examples),
             config=meta.get("config", {}),
+            messages=meta.get("messages", {}),
             example_module=meta.get("example-module", ""),
             source=source,
         )

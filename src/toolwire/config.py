@@ -67,6 +67,15 @@ class CallSink:
         return (self.target, *self.aliases)
 
     @property
+    def label(self) -> str:
+        """The name a reader knows the sink by: `HumanMessage` of a class,
+        `ChatMessage.tool_result` of a method, `mark_safe` of a function."""
+        parts = self.target.split(".")
+        if parts[-1][:1].isupper():
+            return parts[-1]
+        return ".".join(parts[-2:]) if len(parts) > 2 and parts[-2][:1].isupper() else parts[-1]
+
+    @property
     def any_argument(self) -> bool:
         return self.index is None and self.name is None
 

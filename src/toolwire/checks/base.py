@@ -32,7 +32,7 @@ def call_sink_payloads(
     if target is None:
         return
     for sink in _sinks_of(table, target):
-        label = _sink_label(sink.target)
+        label = sink.label
         if sink.any_argument:
             for arg in node.args:
                 yield label, arg.value if isinstance(arg, ast.Starred) else arg
@@ -66,15 +66,6 @@ def _sinks_of(table: dict[str, list[CallSink]], target: str) -> list[CallSink]:
 @cache
 def _matcher(name: str) -> Matcher:
     return class_matcher((name,))
-
-
-def _sink_label(target: str) -> str:
-    """`ChatMessage.tool_result` of `app.chat.ChatMessage.tool_result`, `Markup` of
-    `markupsafe.Markup`: the name a reader knows the sink by."""
-    parts = target.split(".")
-    if parts[-1][:1].isupper():  # a class: `HumanMessage(...)`
-        return parts[-1]
-    return ".".join(parts[-2:]) if len(parts) > 2 else parts[-1]
 
 
 def message_sink_payloads(

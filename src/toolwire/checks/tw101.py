@@ -4,6 +4,7 @@ import ast
 
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check
+from toolwire.messages import message
 
 
 class ToolReturnsStr(Check):
@@ -16,13 +17,9 @@ class ToolReturnsStr(Check):
         if node.name not in ctx.facts.tool_methods or not scope.cls.is_tool:
             return
         if _is_exactly_str(node.returns, ctx):
-            self.report(
-                ctx,
-                node,
-                f"tool method {scope.cls.name}.{node.name}() returns str: return a ToolResult "
-                "(toolwire migrate)",
-                fix="tool-returns",
-            )
+            name = f"{scope.cls.name}.{node.name}"
+            text = message(self.code, "returns-str", name=name, result="ToolResult")
+            self.report(ctx, node, text, fix="tool-returns")
 
     visit_AsyncFunctionDef = visit_FunctionDef
 

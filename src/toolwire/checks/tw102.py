@@ -4,6 +4,7 @@ import ast
 
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check
+from toolwire.messages import message
 
 
 class DirectConstruction(Check):
@@ -11,8 +12,4 @@ class DirectConstruction(Check):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if ctx.facts.is_constructed_class(ctx.qualify(node.func)):
-            self.report(
-                ctx,
-                node,
-                "ToolResult(...) called directly: use ToolResult.text() or ToolResult.error()",
-            )
+            self.report(ctx, node, message(self.code, "direct", result="ToolResult"))

@@ -4,6 +4,7 @@ import ast
 
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check
+from toolwire.messages import message
 
 
 class ErrorWithArtifacts(Check):
@@ -17,4 +18,4 @@ class ErrorWithArtifacts(Check):
             return
         extra = len(node.args) > 1 or any(isinstance(a, ast.Starred) for a in node.args)
         if extra or node.keywords:
-            self.report(ctx, node, "ToolResult.error() given artifacts: a failed call carries none")
+            self.report(ctx, node, message(self.code, "artifacts", result="ToolResult"))

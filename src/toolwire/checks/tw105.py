@@ -4,6 +4,7 @@ import ast
 
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check
+from toolwire.messages import message
 
 _STRING_FORMS = frozenset({"__str__", "__format__", "__bytes__"})
 
@@ -14,7 +15,8 @@ class ResultSubclassOrStringForm(Check):
     def visit_ClassDef(self, node: ast.ClassDef, ctx: Context) -> None:
         for base in node.bases:
             if ctx.facts.is_constructed_class(ctx.qualify(base)):
-                self.report(ctx, node, f"class {node.name} subclasses ToolResult, which is final")
+                text = message(self.code, "subclass", name=node.name, result="ToolResult")
+                self.report(ctx, node, text)
 
     def visit_Assign(self, node: ast.Assign, ctx: Context) -> None:
         for target in node.targets:
@@ -23,8 +25,5 @@ class ResultSubclassOrStringForm(Check):
                 and target.attr in _STRING_FORMS
                 and ctx.facts.is_constructed_class(ctx.qualify(target.value))
             ):
-                self.report(
-                    ctx,
-                    target,
-                    f"{target.attr} assigned onto ToolResult: it has no string form by design",
-                )
+                text = message(self.code, "string-form", name=target.attr, result="ToolResult")
+                self.report(ctx, target, text)

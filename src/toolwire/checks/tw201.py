@@ -5,6 +5,7 @@ import ast
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check, egress_payloads, holder, holds_result, returns_to_wire
+from toolwire.messages import message
 
 
 class ResultStringified(Check):
@@ -23,7 +24,7 @@ class ResultStringified(Check):
             self.report(
                 ctx,
                 node,
-                f"{conversion}() of {holder(ctx, value)}: use .content for the wire string",
+                message(self.code, "call", call=conversion, value=holder(ctx, value)),
                 fix,
             )
         elif (
@@ -31,11 +32,8 @@ class ResultStringified(Check):
             and func.attr in model.string_methods
             and holds_result(ctx, func.value)
         ):
-            self.report(
-                ctx,
-                node,
-                f".{func.attr}() of {holder(ctx, func.value)}: use .content for the wire string",
-            )
+            shown = holder(ctx, func.value)
+            self.report(ctx, node, message(self.code, "call", call=f".{func.attr}", value=shown))
 
     def visit_Dict(self, node: ast.Dict, ctx: Context) -> None:
         self._egress(node, ctx)
@@ -43,18 +41,10 @@ class ResultStringified(Check):
     def _egress(self, node: ast.Call | ast.Dict, ctx: Context) -> None:
         for sink, payload in egress_payloads(node, ctx):
             if holds_result(ctx, payload):
-                self.report(
-                    ctx,
-                    payload,
-                    f"{sink} makes text of {holder(ctx, payload)}: pass .content",
-                )
+                shown = holder(ctx, payload)
+                self.report(ctx, payload, message(self.code, "egress", sink=sink, value=shown))
 
     def visit_Return(self, node: ast.Return, ctx: Context) -> None:
         value = node.value
         if value is not None and holds_result(ctx, value) and returns_to_wire(ctx):
-            self.report(
-                ctx,
-                value,
-                f"tool returns {holder(ctx, value)}, which its framework makes text of: "
-                "return .content",
-            )
+            self.report(ctx, value, message(self.code, "returns", value=holder(ctx, value)))

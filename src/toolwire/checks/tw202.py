@@ -5,8 +5,7 @@ import ast
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check, holder, holds_result
-
-_ADVICE = "interpolate .content instead"
+from toolwire.messages import message
 
 
 class ResultFormatted(Check):
@@ -15,7 +14,7 @@ class ResultFormatted(Check):
     def visit_JoinedStr(self, node: ast.JoinedStr, ctx: Context) -> None:
         for part in node.values:
             if isinstance(part, ast.FormattedValue) and holds_result(ctx, part.value):
-                self.report(ctx, node, f"f-string of {holder(ctx, part.value)}: {_ADVICE}")
+                self._report(ctx, node, "f-string", part.value)
                 return
 
     def visit_BinOp(self, node: ast.BinOp, ctx: Context) -> None:
@@ -27,11 +26,11 @@ class ResultFormatted(Check):
             and _is_str(ctx, left)
             and holds_result(ctx, right)
         ):
-            self.report(ctx, node, f"%-format of {holder(ctx, right)}: {_ADVICE}")
+            self._report(ctx, node, "%-format", right)
         elif isinstance(node.op, ast.Add) and model.concat:
             for this, other in ((left, right), (right, left)):
                 if holds_result(ctx, this) and _is_str(ctx, other):
-                    self.report(ctx, node, f"str + {holder(ctx, this)}: {_ADVICE}")
+                    self._report(ctx, node, "str +", this)
                     return
 
     def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
@@ -41,7 +40,7 @@ class ResultFormatted(Check):
             and _is_str(ctx, node.target)
             and holds_result(ctx, node.value)
         ):
-            self.report(ctx, node, f"str += {holder(ctx, node.value)}: {_ADVICE}")
+            self._report(ctx, node, "str +=", node.value)
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
@@ -60,8 +59,11 @@ class ResultFormatted(Check):
             arguments = arguments[:1]
         for argument in arguments:
             if holds_result(ctx, argument):
-                self.report(ctx, node, f"str.{func.attr}() of {holder(ctx, argument)}: {_ADVICE}")
+                self._report(ctx, node, f"str.{func.attr}()", argument)
                 return
+
+    def _report(self, ctx: Context, node: ast.AST, form: str, value: ast.expr) -> None:
+        self.report(ctx, node, message(self.code, "format", form=form, value=holder(ctx, value)))
 
 
 def _is_str(ctx: Context, node: ast.expr) -> bool:

@@ -5,6 +5,7 @@ import ast
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check, holder, holds_result
+from toolwire.messages import message
 
 
 class ResultPrintedOrLogged(Check):
@@ -17,12 +18,8 @@ class ResultPrintedOrLogged(Check):
         for argument in [*node.args, *(k.value for k in node.keywords)]:
             value = argument.value if isinstance(argument, ast.Starred) else argument
             if holds_result(ctx, value):
-                self.report(
-                    ctx,
-                    node,
-                    f"{kind} of {holder(ctx, value)} stringifies it: log .content, is_error "
-                    "or the artifact count",
-                )
+                shown = holder(ctx, value)
+                self.report(ctx, node, message(self.code, "call", call=kind, value=shown))
                 return
 
 
@@ -31,11 +28,11 @@ def _kind(node: ast.Call, ctx: Context) -> str | None:
     model = ctx.facts.model
     shown = model.printers.get(ctx.qualify(func) or "")
     if shown is not None:
-        return f"{shown}()"
+        return shown
     if (
         isinstance(func, ast.Attribute)
         and func.attr in model.log_methods
         and ctx.labels(func.value) & L.LOGGER
     ):
-        return f"logger.{func.attr}()"
+        return f"logger.{func.attr}"
     return None

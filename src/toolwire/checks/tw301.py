@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check, call_sink_payloads, message_sink_payloads
+from toolwire.messages import message
 
 
 def wire_payloads(node: ast.Call | ast.Dict, ctx: Context) -> Iterator[tuple[str, ast.expr]]:
@@ -27,28 +28,20 @@ class WirePayloadNotContent(Check):
                 continue
             shown = ctx.describe(payload)
             if labels == L.RESULT:
-                self.report(
-                    ctx,
-                    payload,
-                    f"{sink} receives the whole ToolResult {shown}: pass {shown}.content",
-                    fix="wire-content",
-                )
-            elif labels & L.RESULT:
-                self.report(
-                    ctx,
-                    payload,
-                    f"{sink} receives {shown}, which may be a whole ToolResult: pass .content",
-                )
+                value, content = f"ToolResult {shown}", f"{shown}.content"
+                text = message(self.code, "whole", sink=sink, value=value, content=content)
+                self.report(ctx, payload, text, fix="wire-content")
+                continue
+            if labels & L.RESULT:
+                value = f"{shown}, which may be a ToolResult"
             elif L.holds_result(labels):
-                self.report(
-                    ctx, payload, f"{sink} receives {shown}, which holds ToolResults: pass .content"
-                )
+                value = f"{shown}, which holds ToolResults"
             elif labels & L.DERIVED:
-                self.report(
-                    ctx,
-                    payload,
-                    f"{sink} receives {shown}, a value computed from a ToolResult: "
-                    "pass result.content itself",
-                )
+                value = f"{shown}, a value computed from a ToolResult"
+            else:
+                continue
+            key = "whole" if L.holds_result(labels) else "other"
+            text = message(self.code, key, sink=sink, value=value, content=".content")
+            self.report(ctx, payload, text)
 
     visit_Dict = visit_Call

@@ -6,6 +6,7 @@ from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check, egress_payloads, returns_to_wire
 from toolwire.checks.tw301 import wire_payloads
+from toolwire.messages import message
 
 
 class ArtifactOnWire(Check):
@@ -14,21 +15,12 @@ class ArtifactOnWire(Check):
     def visit_Call(self, node: ast.Call | ast.Dict, ctx: Context) -> None:
         for sink, payload in (*wire_payloads(node, ctx), *egress_payloads(node, ctx)):
             if ctx.labels(payload) & L.ARTIFACT:
-                self.report(
-                    ctx,
-                    payload,
-                    f"{sink} receives {ctx.describe(payload)}, computed from artifacts: "
-                    "artifacts are run-only",
-                )
+                shown = ctx.describe(payload)
+                self.report(ctx, payload, message(self.code, "sink", sink=sink, value=shown))
 
     visit_Dict = visit_Call
 
     def visit_Return(self, node: ast.Return, ctx: Context) -> None:
         value = node.value
         if value is not None and ctx.labels(value) & L.ARTIFACT and returns_to_wire(ctx):
-            self.report(
-                ctx,
-                value,
-                f"tool returns {ctx.describe(value)}, computed from artifacts, and its "
-                "framework sends it: artifacts are run-only",
-            )
+            self.report(ctx, value, message(self.code, "returns", value=ctx.describe(value)))

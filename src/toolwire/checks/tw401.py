@@ -5,6 +5,7 @@ import ast
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check, call_sink_payloads
+from toolwire.messages import message
 
 
 class ArtifactInResumableState(Check):
@@ -15,9 +16,6 @@ class ArtifactInResumableState(Check):
             labels = ctx.labels(payload)
             if labels & (L.ARTIFACT | L.WHOLE):
                 what = "artifacts" if labels & L.ARTIFACT else "ToolResults and their artifacts"
-                self.report(
-                    ctx,
-                    payload,
-                    f"{sink} receives {ctx.describe(payload)}, which carries {what}: "
-                    "persist .content instead",
-                )
+                shown = ctx.describe(payload)
+                text = message(self.code, "sink", sink=sink, value=shown, what=what)
+                self.report(ctx, payload, text)

@@ -5,6 +5,7 @@ import ast
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check, call_sink_payloads
+from toolwire.messages import message
 
 
 class ArtifactAsRawHtml(Check):
@@ -13,9 +14,5 @@ class ArtifactAsRawHtml(Check):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         for sink, payload in call_sink_payloads(node, ctx, ctx.facts.html_sinks):
             if ctx.labels(payload) & L.ARTIFACT:
-                self.report(
-                    ctx,
-                    payload,
-                    f"{sink}() marks {ctx.describe(payload)}, computed from artifacts, as safe "
-                    "HTML: artifact payloads are untrusted, escape them",
-                )
+                shown = ctx.describe(payload)
+                self.report(ctx, payload, message(self.code, "sink", sink=sink, value=shown))

@@ -6,18 +6,28 @@ from collections.abc import Collection, Iterator
 
 from mypy.expandtype import expand_type_by_instance
 from mypy.nodes import (
+    AssignmentExpr,
+    AwaitExpr,
+    CallExpr,
+    CastExpr,
+    ComparisonExpr,
     ConditionalExpr,
     DictExpr,
     DictionaryComprehension,
     Expression,
     GeneratorExpr,
+    IndexExpr,
     ListComprehension,
     ListExpr,
+    MemberExpr,
+    OpExpr,
     SetComprehension,
     SetExpr,
+    SliceExpr,
     StarExpr,
     TupleExpr,
     TypeInfo,
+    UnaryExpr,
     Var,
 )
 from mypy.types import (
@@ -175,3 +185,34 @@ def displayed(expr: Expression) -> Iterator[Expression]:
             stack.extend((node.if_expr, node.else_expr))
         elif isinstance(node, StarExpr):
             stack.append(node.expr)
+
+
+def children(node: Expression) -> list[Expression]:
+    """Sub-expressions worth looking into for an artifact read (not lambda bodies)."""
+    if isinstance(node, CallExpr):
+        return [node.callee, *node.args]
+    if isinstance(node, MemberExpr | StarExpr | UnaryExpr | AwaitExpr | CastExpr):
+        return [node.expr]
+    if isinstance(node, IndexExpr):
+        return [node.base, node.index]
+    if isinstance(node, OpExpr):
+        return [node.left, node.right]
+    if isinstance(node, ComparisonExpr):
+        return list(node.operands)
+    if isinstance(node, ListExpr | TupleExpr | SetExpr):
+        return list(node.items)
+    if isinstance(node, DictExpr):
+        return [e for pair in node.items for e in pair if e is not None]
+    if isinstance(node, ListComprehension | SetComprehension):
+        node = node.generator
+    if isinstance(node, GeneratorExpr | DictionaryComprehension):
+        heads = [node.left_expr] if isinstance(node, GeneratorExpr) else [node.key, node.value]
+        conds = [c for group in node.condlists for c in group]
+        return [*heads, *node.sequences, *conds]
+    if isinstance(node, ConditionalExpr):
+        return [node.cond, node.if_expr, node.else_expr]
+    if isinstance(node, AssignmentExpr):
+        return [node.value]
+    if isinstance(node, SliceExpr):
+        return [e for e in (node.begin_index, node.end_index, node.stride) if e is not None]
+    return []

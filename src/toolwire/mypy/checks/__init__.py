@@ -1,0 +1,17 @@
+"""The type layer's rules, one module per rule as in `toolwire.checks`. Each module has
+`register(plugin)`, which hooks its check on the names the egress model gives."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolwire.mypy._plugin import ToolwirePlugin
+
+
+def register_all(plugin: ToolwirePlugin) -> None:
+    for module in pkgutil.iter_modules(__path__):
+        if module.name.startswith("tw") and plugin.enabled(module.name.upper()):
+            importlib.import_module(f"{__name__}.{module.name}").register(plugin)

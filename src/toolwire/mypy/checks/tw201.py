@@ -1,0 +1,55 @@
+"""A result made text: a stringifier, a string method, or an egress sink."""
+
+from __future__ import annotations
+
+from mypy.nodes import ArgKind, Context, Expression
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import Type
+
+from toolwire.mypy._plugin import Call, CallCheck, ToolwirePlugin, ValueCheck
+from toolwire.mypy._types import holds
+
+CODE = "TW201"
+
+
+def register(plugin: ToolwirePlugin) -> None:
+    for name, shown in plugin.model.stringifiers.items():
+        plugin.on_function(name, _stringifier(plugin, shown))
+    for method in plugin.model.string_methods:
+        plugin.on_string_method(method, _string_method(plugin, method))
+
+    def egress(call: Call, sink: str, expr: Expression, typ: Type, kind: ArgKind) -> None:
+        if plugin.holds_result(call, expr, typ, form="str"):
+            plugin.fail(call.api, CODE, "egress", expr, sink=sink, value=f"a {plugin.result_name}")
+
+    plugin.on_sink("egress", egress)
+
+
+def _form(shown: str) -> str:
+    return "repr" if shown in ("repr", "ascii") else shown
+
+
+def _stringifier(plugin: ToolwirePlugin, shown: str) -> CallCheck:
+    form = _form(shown)
+
+    def check(call: Call) -> None:
+        for expr, typ, _ in call.actuals([0]):
+            if plugin.holds_result(call, expr, typ, form=form):
+                plugin.fail(
+                    call.api, CODE, "call", expr, call=shown, value=f"a {plugin.result_name}"
+                )
+                return
+
+    return check
+
+
+def _string_method(plugin: ToolwirePlugin, method: str) -> ValueCheck:
+    form = _form(method.strip("_"))
+
+    def check(api: CheckerPluginInterface, context: Context, typ: Type | None) -> None:
+        if holds(typ, plugin.unsafe(form), string_forms=True):
+            plugin.fail(
+                api, CODE, "call", context, call=f".{method}", value=f"a {plugin.result_name}"
+            )
+
+    return check

@@ -1,0 +1,39 @@
+"""A whole result serialised, or its `__dict__` read."""
+
+from __future__ import annotations
+
+from mypy.nodes import Context
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import Type
+
+from toolwire.mypy._plugin import Call, CallCheck, ToolwirePlugin
+from toolwire.mypy._types import holds
+
+CODE = "TW203"
+
+
+def register(plugin: ToolwirePlugin) -> None:
+    for name, shown in plugin.model.serialisers.items():
+        plugin.on_function(name, _check(plugin, shown))
+    for attribute in plugin.model.serialiser_attributes:
+
+        def exposed(
+            api: CheckerPluginInterface, context: Context, typ: Type | None, attr: str = attribute
+        ) -> None:
+            if holds(typ, plugin.results):
+                value = f"a {plugin.result_name}"
+                plugin.fail(api, CODE, "call", context, call=f".{attr}", value=value)
+
+        plugin.on_attribute(f"builtins.object.{attribute}", exposed)
+
+
+def _check(plugin: ToolwirePlugin, shown: str) -> CallCheck:
+    def check(call: Call) -> None:
+        for expr, typ, _ in call.actuals([0]):
+            if plugin.holds_result(call, expr, typ):
+                plugin.fail(
+                    call.api, CODE, "call", expr, call=shown, value=f"a {plugin.result_name}"
+                )
+                return
+
+    return check
