@@ -1,6 +1,6 @@
 """A ToolMessage serialised into a prompt: the dump holds its artifact."""
 # xfail syntax: the model has no serialiser methods (`.model_dump_json()`) yet
-# xfail mypy: the plugin does not read the model yet
+# xfail mypy: the model has no serialiser methods (`.model_dump_json()`) yet
 
 from langchain_core.messages import HumanMessage, ToolMessage
 
