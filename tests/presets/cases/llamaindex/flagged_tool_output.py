@@ -5,7 +5,7 @@ from llama_index.core.tools import FunctionTool, ToolOutput
 
 
 def observation(output: ToolOutput) -> ChatMessage:
-    return ChatMessage(role="user", content=f"Observation: {output!r}")  # expect: TW202
+    return ChatMessage(role="user", content="Observation: " + repr(output))  # expect: TW201
 
 
 def raw(tool: FunctionTool, city: str) -> ChatMessage:
