@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from toolwire.findings import escape
-from toolwire.model import Model, ResultType, load_model
+from toolwire.model import Model, ResultType, load_model, preset
+from toolwire.model import preset_names as model_preset_names
 from toolwire.model import presets as presets
-from toolwire.signatures import find_signature
 
 _T = TypeVar("_T")
 
@@ -210,6 +210,8 @@ def parse_sink(
         raise ConfigError(
             path, key, f"{spec!r}: the parameter is a position, a name, or 'position=name'"
         )
+    from toolwire.signatures import find_signature  # only a sink given by name needs it
+
     signature = find_signature(target, roots)
     aliases: tuple[str, ...] = ()
     if signature is not None and signature.definition != target:
@@ -339,10 +341,14 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
     if not result_classes:
         raise ConfigError(path, "result-class", "at least one result class is needed")
     # A framework preset names its own tool methods; `execute` is the default without one.
-    framework = any(
-        {"class-tools", "function-tools"} & presets().get(n, {}).keys()
-        for n in _str_list(path, "presets", get("presets", []))
-    )
+    preset_names = _str_list(path, "presets", get("presets", []))
+    known_presets = model_preset_names() if preset_names else ()
+    for name in preset_names:
+        if name not in known_presets:
+            raise ConfigError(
+                path, "presets", f"unknown preset {name!r} (known: {', '.join(known_presets)})"
+            )
+    framework = any({"class-tools", "function-tools"} & preset(n).keys() for n in preset_names)
     tool_methods = _str_list(
         path, "tool-methods", get("tool-methods", [] if framework else ["execute"])
     )
@@ -352,13 +358,6 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
     tool_bases = tuple(
         _dotted(path, "tool-bases", n) for n in _str_list(path, "tool-bases", get("tool-bases", []))
     )
-    preset_names = _str_list(path, "presets", get("presets", []))
-    known_presets = presets()
-    for name in preset_names:
-        if name not in known_presets:
-            raise ConfigError(
-                path, "presets", f"unknown preset {name!r} (known: {', '.join(known_presets)})"
-            )
     model = _model(path, preset_names)
     wire_specs = [*_str_list(path, "wire-sinks", get("wire-sinks", [])), *model.wire_sinks]
     wire = [parse_sink(path, "wire-sinks", s, roots) for s in wire_specs]

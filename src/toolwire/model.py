@@ -132,13 +132,21 @@ def _read(folder: str | None, name: str) -> dict[str, Any]:
 
 
 @cache
+def preset_names() -> tuple[str, ...]:
+    """The shipped presets, without reading them."""
+    folder = resources.files("toolwire").joinpath("presets")
+    return tuple(sorted(f.name[:-5] for f in folder.iterdir() if f.name.endswith(".toml")))
+
+
+@cache
+def preset(name: str) -> dict[str, Any]:
+    return _read("presets", f"{name}.toml")
+
+
+@cache
 def presets() -> dict[str, dict[str, Any]]:
     """Every shipped preset, by name: one file `toolwire/presets/<name>.toml` each."""
-    folder = resources.files("toolwire").joinpath("presets")
-    names = sorted(
-        f.name.removesuffix(".toml") for f in folder.iterdir() if f.name.endswith(".toml")
-    )
-    return {n: _read("presets", f"{n}.toml") for n in names}
+    return {name: preset(name) for name in preset_names()}
 
 
 def _strings(where: str, key: str, value: object) -> tuple[str, ...]:
@@ -218,18 +226,18 @@ def _parse(where: str, data: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
 
 
 @cache
-def core() -> Model:
-    return _merge([_parse("toolwire/model.toml", _read(None, "model.toml"))])
+def _core() -> dict[str, tuple[Any, ...]]:
+    return _parse("toolwire/model.toml", _read(None, "model.toml"))
 
 
 @cache
-def load_model(preset_names: tuple[str, ...] = ()) -> Model:
+def load_model(names: tuple[str, ...] = ()) -> Model:
     """The core model plus the named presets (unknown names are the caller's to report)."""
-    known = presets()
-    parts = [_parse("toolwire/model.toml", _read(None, "model.toml"))]
-    for name in preset_names:
+    parts = [_core()]
+    known = preset_names() if names else ()
+    for name in names:
         if name in known:
-            parts.append(_parse(f"toolwire/presets/{name}.toml", known[name]))
+            parts.append(_parse(f"toolwire/presets/{name}.toml", preset(name)))
     return _merge(parts)
 
 

@@ -317,6 +317,8 @@ class ModuleFacts:
 
     def _generic(self, base: str | None, argument: ast.expr) -> int:
         args = argument.elts if isinstance(argument, ast.Tuple) else [argument]
+        if self.is_logger_class(base):  # `LoggerAdapter[Logger]`
+            return L.LOGGER
         if base in _OPTIONAL:
             return self.annotation(args[0]) | L.MAYBE_NONE
         if base in _UNION:

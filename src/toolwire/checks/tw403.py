@@ -5,8 +5,7 @@ import ast
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check, constant_fields, result_mapping_fields
-
-_ADVICE = "artifacts go beside data, never inside it (RT-TOOL-1.3)"
+from toolwire.messages import message
 
 
 class ArtifactsFoldedIntoData(Check):
@@ -19,7 +18,7 @@ class ArtifactsFoldedIntoData(Check):
         data = fields["data"]
         folded = isinstance(data, ast.Dict) and "artifacts" in constant_fields(data)
         if folded or ctx.labels(data) & L.ARTIFACT:
-            self.report(ctx, data, f"the result's data holds artifacts: {_ADVICE}")
+            self.report(ctx, data, message(self.code, "data"))
 
     visit_Call = visit_Dict
 
@@ -31,7 +30,7 @@ class ArtifactsFoldedIntoData(Check):
                 and isinstance(target.value, ast.Subscript)
                 and _is_key(target.value.slice, "data")
             ):
-                self.report(ctx, target, f'["data"]["artifacts"] assigned: {_ADVICE}')
+                self.report(ctx, target, message(self.code, "assigned"))
 
 
 def _is_key(node: ast.expr, key: str) -> bool:

@@ -4,6 +4,7 @@ import ast
 
 from toolwire.analysis.flow import Context
 from toolwire.checks.base import Check, is_empty_collection, result_mapping_fields
+from toolwire.messages import message
 
 
 class EmptyArtifactsKey(Check):
@@ -16,11 +17,6 @@ class EmptyArtifactsKey(Check):
             and "artifacts" in fields
             and is_empty_collection(fields["artifacts"])
         ):
-            self.report(
-                ctx,
-                fields["artifacts"],
-                "empty artifacts in a result mapping: leave the key out when there are none "
-                "(RT-TOOL-1.2)",
-            )
+            self.report(ctx, fields["artifacts"], message(self.code, "empty"))
 
     visit_Call = visit_Dict

@@ -70,7 +70,7 @@ class ToolwirePlugin(Plugin):
         self.settings: Settings = load_settings(options.config_file)
         self.config: Config = self.settings.config
         self.model: Index = index(self.config.model)
-        self.codes: dict[str, ErrorCode] = error_codes()
+        self._codes: dict[str, ErrorCode] | None = None  # read from the catalog on first use
         self.result_name = self.config.result_classes[0].rpartition(".")[2]
         self._reported_crash = False
         # The result and artifact types by every name they have: configured, then the
@@ -138,6 +138,13 @@ class ToolwirePlugin(Plugin):
         """`register(fullname)` for each result type built by factories, also resolved."""
         self._on_result.append(register)
 
+    @property
+    def codes(self) -> dict[str, ErrorCode]:
+        """TW code -> mypy error code; read when there is something to report."""
+        if self._codes is None:
+            self._codes = error_codes()
+        return self._codes
+
     def fail(self, api: Any, code: str, key: str, context: Context, **fields: str) -> None:
         fields.setdefault("result", self.result_name)
         text = message(code, key, **fields)
@@ -185,6 +192,23 @@ class ToolwirePlugin(Plugin):
             if isinstance(node, MemberExpr) and node.name in self.model.run_only:
                 if holds(self.type_of(call.api, node.expr), self.results):
                     return True
+            stack.extend(children(node))
+        return False
+
+    def from_result(self, call: Call, expr: Expression) -> bool:
+        """A value computed from a result or its wire field (`str(result)`,
+        `"done: " + result.content`), not through another barrier (`result.is_error`)."""
+        stack = [expr]
+        model = self.model
+        while stack:
+            node = stack.pop()
+            if isinstance(node, MemberExpr) and node.name in model.barriers:
+                if node.name not in model.wire_fields:
+                    continue
+                if holds(self.type_of(call.api, node.expr), self.results):
+                    return True
+            if node is not expr and holds(self.type_of(call.api, node), self.results):
+                return True
             stack.extend(children(node))
         return False
 

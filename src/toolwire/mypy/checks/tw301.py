@@ -26,7 +26,9 @@ def register(plugin: ToolwirePlugin) -> None:
         if isinstance(expr, MemberExpr) and expr.name in plugin.model.wire_fields:
             if is_exactly(plugin.type_of(call.api, expr.expr), plugin.results):
                 return
-        value = f"something other than <{name}>.content"
+        if not plugin.from_result(call, expr):
+            return  # a literal, or text made without a result: nothing of a result leaks
+        value = f"a value computed from a {name}"
         plugin.fail(call.api, CODE, "other", expr, sink=sink, value=value)
 
     plugin.on_sink("wire", check)

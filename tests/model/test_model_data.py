@@ -1,0 +1,118 @@
+"""The model's sources and return sinks through the syntax layer, and its validation.
+
+A data change is all it takes: each test adds an entry to the core model (as a preset
+would) and runs the real engine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from toolwire.config import ConfigError, config_from_table, load_config
+from toolwire.engine import check_source
+from toolwire.model import ModelError, Source, _parse, load_model
+
+
+def _codes(source: str, **changes: object) -> list[tuple[int, str]]:
+    config = dataclasses.replace(load_config(None), **changes)
+    return [(f.line, f.code) for f in check_source(source, "case.py", config)]
+
+
+SESSION = """\
+from gen import Session
+from toolwire import ToolResult
+
+
+async def ask(session: Session) -> str:
+    result = await session.call_tool("search", {})
+    return f"Tool execution result: {result}"
+
+
+async def opened() -> None:
+    async with Session() as session:
+        found = await session.call_tool("search", {})
+        print(found)
+        print(found.content)
+"""
+
+
+def test_a_source_call_returns_a_result() -> None:
+    model = load_model()
+    with_source = dataclasses.replace(
+        model, sources=(Source("gen.Session.call_tool", "toolwire.ToolResult"),)
+    )
+    assert _codes(SESSION, model=with_source) == [(7, "TW202"), (13, "TW204")]
+    assert _codes(SESSION, model=model) == []  # without the entry, nothing is known
+
+
+TOOLS = """\
+from gen import BaseTool, tool
+from toolwire import ToolResult
+
+
+@tool
+def search(result: ToolResult) -> object:
+    return result.artifacts
+
+
+@tool(name="x")
+def fine(result: ToolResult) -> object:
+    return result.content
+
+
+class Lookup(BaseTool):
+    def _run(self, result: ToolResult) -> object:
+        return result
+
+    def helper(self, result: ToolResult) -> object:
+        return result
+"""
+
+
+def test_what_a_return_sink_returns_is_checked() -> None:
+    sinks = ("gen.tool", "gen.BaseTool._run")
+    assert _codes(TOOLS, return_sinks=sinks) == [(7, "TW302"), (17, "TW201")]
+    assert _codes(TOOLS) == []
+
+
+def test_a_model_file_with_an_unknown_key_is_an_error() -> None:
+    with pytest.raises(ModelError, match="unknown key 'stringifier'"):
+        _parse("x.toml", {"stringifier": ["builtins.str"]})
+    with pytest.raises(ModelError, match="safe-strings"):
+        _parse("x.toml", {"result-types": [{"class": "a.B", "safe-strings": ["bytes"]}]})
+
+
+def test_sinks_named_by_their_public_path_load_and_know_their_definition() -> None:
+    config = config_from_table(
+        {
+            "egress-sinks": [
+                "langchain_core.messages.HumanMessage:content",
+                "pydantic_ai.ToolReturn:return_value",
+            ],
+            "wire-sinks": ["mcp.types.TextContent:text"],
+        }
+    )
+    human, tool_return = config.egress_sinks
+    assert (human.index, human.aliases) == (0, ("langchain_core.messages.human.HumanMessage",))
+    assert (tool_return.index, tool_return.aliases) == (0, ("pydantic_ai.messages.ToolReturn",))
+    (text,) = config.wire_sinks
+    assert (text.index, text.name) == (None, "text")  # a pydantic field: keyword only
+
+
+def test_a_missing_parameter_suggests_position_and_name() -> None:
+    with pytest.raises(ConfigError) as caught:
+        config_from_table({"wire-sinks": ["langchain_core.messages.HumanMessage:text"]})
+    message = str(caught.value)
+    assert "HumanMessage:N=text" in message and ":1'" not in message
+
+
+def test_position_and_name_come_from_the_spec_alone() -> None:
+    (sink,) = config_from_table({"wire-sinks": ["nowhere.to.be.Found:0=content"]}).wire_sinks
+    assert (sink.index, sink.name) == (0, "content")
+    source = "from nowhere.to.be import Found\nfrom toolwire import ToolResult\n\n\n"
+    source += "def f(r: ToolResult) -> None:\n    Found(r)\n    Found(content=r)\n"
+    config = dataclasses.replace(load_config(None), wire_sinks=(sink,))
+    found = [(f.line, f.code) for f in check_source(source, "case.py", config)]
+    assert found == [(6, "TW301"), (7, "TW301")]
