@@ -35,3 +35,12 @@ def review(analyst: Agent, key: str) -> Task:
         expected_output="A short review.",
         agent=analyst,
     )
+
+
+def analyst(key: str) -> Agent:
+    result = lookup(key)
+    return Agent(
+        role="analyst",
+        goal="Review orders.",
+        backstory=f"You have seen {result.artifacts}",  # expect: TW302
+    )
