@@ -12,9 +12,9 @@ from langchain_core.tools import BaseTool
 
 def call_tool(tool: BaseTool, call: ToolCall) -> ToolMessage:
     result = tool.invoke(call)
-    return ToolMessage(content=str(result), tool_call_id=call["id"])  # expect: TW201
+    return ToolMessage(content=str(result), tool_call_id=call["id"])  # expect: TW201, TW301
 
 
 async def acall_tool(tool: BaseTool, call: ToolCall) -> ToolMessage:
     result = await tool.ainvoke(call)
-    return ToolMessage(f"{result}", tool_call_id=call["id"])  # expect: TW202
+    return ToolMessage(f"{result}", tool_call_id=call["id"])  # expect: TW202, TW301

@@ -6,4 +6,4 @@ from toolwire import ToolResult
 
 
 def order_return(result: ToolResult) -> ToolReturn:
-    return ToolReturn(return_value=result)  # expect: TW201
+    return ToolReturn(return_value=result)  # expect: TW301
