@@ -211,7 +211,7 @@ def parse_sink(
         raise ConfigError(
             path,
             key,
-            f"{spec!r}: the parameter is a position, a name, 'position=name' or '*=name'",
+            f"{spec!r}: the parameter must be a position, a name, 'position=name' or '*=name'",
         )
     if position == "*":  # keyword-only (a pydantic model's field): nothing to look up
         return CallSink(target, name=name, spec=spec)

@@ -269,8 +269,8 @@ class ToolwirePlugin(Plugin):
         return self._live_pending
 
     def _resolve(self) -> None:
-        """Map the configured names to the fullnames of their definitions (re-exports)."""
-        if not (self._pending_classes or self._pending_sinks) or not self._live():
+        """Map the configured classes to the fullnames of their definitions (re-exports)."""
+        if not self._pending_classes or not self._live():
             return
         for name, kind in list(self._pending_classes.items()):
             fullname = self.resolved(name)
@@ -282,6 +282,10 @@ class ToolwirePlugin(Plugin):
                     self._add_result(fullname, self.types[name])
             else:
                 self.artifacts.add(fullname)
+        self._changed()
+
+    def _resolve_sinks(self) -> None:
+        """Map the configured sinks to their definitions: only on a miss worth it."""
         for name in list(self._pending_sinks):
             fullname = self.resolved(name)
             if fullname is None:
@@ -307,6 +311,7 @@ class ToolwirePlugin(Plugin):
             head, _, tail = fullname.rpartition(".")
             if tail in self._pending_tails or head.rpartition(".")[2] in self._pending_tails:
                 self._resolve()
+                self._resolve_sinks()
                 checks = table.get(fullname)
         if checks is None:
             return None
