@@ -193,6 +193,7 @@ def parse_sink(
     `param` is a position (`0`), a name (`content`) or both (`0=content`): with both, the
     spec alone says how to match a call, nothing is looked up. With a name alone, the
     position is read from the callable's source (re-exports followed), never imported.
+    `*=name` is a keyword-only parameter (a pydantic model's field), matched by keyword.
     """
     head, sep, param = spec.rpartition(":") if ":" in spec else (spec, "", "")
     if "=" in head:
@@ -206,10 +207,14 @@ def parse_sink(
     if _is_index(param):
         return CallSink(target, index=int(param), spec=spec)
     position, _, name = param.partition("=") if "=" in param else ("", "", param)
-    if not _is_index(position or "0") or not name.isidentifier():
+    if not (_is_index(position or "0") or position == "*") or not name.isidentifier():
         raise ConfigError(
-            path, key, f"{spec!r}: the parameter must be a position, a name, or 'position=name'"
+            path,
+            key,
+            f"{spec!r}: the parameter must be a position, a name, 'position=name' or '*=name'",
         )
+    if position == "*":  # keyword-only (a pydantic model's field): nothing to look up
+        return CallSink(target, name=name, spec=spec)
     from toolwire.signatures import find_signature  # only a sink given by name needs it
 
     signature = find_signature(target, roots)

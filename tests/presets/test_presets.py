@@ -1,0 +1,184 @@
+"""Every framework preset case through `toolwire check`, flake8 and mypy with the plugin.
+
+Each preset gets a project of its own whose only configuration is
+`[tool.toolwire] presets = ["<preset>"]` (plus the mypy table that loads the plugin), with
+its cases as modules of a package `cases`; each front-end runs once per project. A flagged
+case must give exactly its `# expect:` (line, code) multiset, a clean one nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+from preset_cases import PRESETS, Case, all_cases, cases, docs_cases
+
+from tests.mypy.mypy_harness import run_mypy
+
+Found = dict[str, Counter[tuple[int, str]]]
+FLAKE8_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>TW\d{3}) ")
+CASES = all_cases()
+SYNTAX = [case for case in CASES if "syntax" in case.layers]
+MYPY = [case for case in CASES if "mypy" in case.layers]
+MYPY_TABLE = '[tool.mypy]\nplugins = ["toolwire.mypy"]\n'
+
+
+def _toolwire() -> list[str]:
+    script = Path(sys.executable).with_name("toolwire")
+    if script.is_file():
+        return [str(script)]
+    found = shutil.which("toolwire")
+    return [found] if found else [sys.executable, "-m", "toolwire.cli"]
+
+
+def _module(case: Case) -> str:
+    return f"cases/{case.name}.py"
+
+
+@pytest.fixture(scope="module")
+def projects(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """preset -> a project configured with that preset alone, holding its cases."""
+    roots = {}
+    for preset in PRESETS:
+        root = tmp_path_factory.mktemp(f"preset-{preset}")
+        config = f'[tool.toolwire]\npresets = ["{preset}"]\n\n{MYPY_TABLE}'
+        (root / "pyproject.toml").write_text(config, encoding="utf-8")
+        (root / "cases").mkdir()
+        (root / "cases" / "__init__.py").write_text("", encoding="utf-8")
+        for case in cases(preset):
+            (root / _module(case)).write_text(case.source, encoding="utf-8")
+        roots[preset] = root
+    return roots
+
+
+def _rows_by_case(preset: str, rows: Iterable[tuple[str, int, str]]) -> Found:
+    found: Found = {case.name: Counter() for case in cases(preset)}
+    for path, line, code in rows:
+        name = Path(path).stem
+        assert name in found, f"a finding outside the cases: {path}:{line} {code}"
+        found[name][(line, code)] += 1
+    return found
+
+
+@pytest.fixture(scope="module")
+def cli_found(projects: dict[str, Path]) -> dict[str, Found]:
+    out = {}
+    for preset, root in projects.items():
+        result = subprocess.run(
+            [*_toolwire(), "check", "--format", "json", "cases"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert "Traceback" not in result.stderr, result.stderr
+        assert result.returncode in (0, 1), result.stderr
+        data = json.loads(result.stdout)
+        assert not data["errors"], data["errors"]
+        rows = [(f["path"], f["line"], f["code"]) for f in data["findings"]]
+        out[preset] = _rows_by_case(preset, rows)
+    return out
+
+
+@pytest.fixture(scope="module")
+def flake8_found(projects: dict[str, Path]) -> dict[str, Found]:
+    out = {}
+    for preset, root in projects.items():
+        result = subprocess.run(
+            [sys.executable, "-m", "flake8", "--isolated", "--select", "TW", "cases"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert "Traceback" not in result.stderr, result.stderr
+        assert result.returncode in (0, 1), result.stderr
+        rows = []
+        for line in result.stdout.splitlines():
+            match = FLAKE8_LINE.match(line)
+            assert match, f"unexpected flake8 output: {line!r}"
+            rows.append((match["path"], int(match["line"]), match["code"]))
+        out[preset] = _rows_by_case(preset, rows)
+    return out
+
+
+@pytest.fixture(scope="module")
+def mypy_found(projects: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Found:
+    """case id -> the plugin's (line, code) findings; one mypy run per preset."""
+    cache = tmp_path_factory.mktemp("mypy-cache")  # the frameworks are analysed once
+    out: Found = {}
+    for preset, root in projects.items():
+        mine = [case for case in MYPY if case.preset == preset]
+        if not mine:
+            continue
+        run = run_mypy(
+            root,
+            [_module(case) for case in mine],
+            config=root / "pyproject.toml",
+            cache_dir=cache,
+        )
+        assert not run.internal_errors(), run.stdout + run.stderr
+        for case in mine:
+            out[case.id] = run.toolwire(_module(case))
+    return out
+
+
+def _xfail(request: pytest.FixtureRequest, case: Case, layer: str) -> None:
+    why = case.xfail(layer)
+    if why is not None:
+        request.applymarker(pytest.mark.xfail(reason=why, strict=True))
+
+
+def _assert_expected(case: Case, found: Counter[tuple[int, str]], layer: str) -> None:
+    expected = case.expected()
+    source = case.source.splitlines()
+
+    def line(n: int) -> str:
+        return source[n - 1].strip() if 0 < n <= len(source) else ""
+
+    missing = "".join(f"\n  missing {c} at {n}: {line(n)}" for n, c in expected - found)
+    extra = "".join(f"\n  unexpected {c} at {n}: {line(n)}" for n, c in found - expected)
+    assert found == expected, f"{case.id} ({case.origin}), {layer}:{missing}{extra}"
+
+
+@pytest.mark.parametrize("case", SYNTAX, ids=lambda c: c.id)
+def test_toolwire_check(
+    case: Case, cli_found: dict[str, Found], request: pytest.FixtureRequest
+) -> None:
+    _xfail(request, case, "syntax")
+    _assert_expected(case, cli_found[case.preset][case.name], "toolwire check")
+
+
+@pytest.mark.parametrize("case", SYNTAX, ids=lambda c: c.id)
+def test_flake8(case: Case, flake8_found: dict[str, Found], request: pytest.FixtureRequest) -> None:
+    _xfail(request, case, "syntax")
+    _assert_expected(case, flake8_found[case.preset][case.name], "flake8")
+
+
+@pytest.mark.parametrize("case", MYPY, ids=lambda c: c.id)
+def test_mypy(case: Case, mypy_found: Found, request: pytest.FixtureRequest) -> None:
+    _xfail(request, case, "mypy")
+    _assert_expected(case, mypy_found[case.id], "mypy")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_preset_has_flagged_and_clean_cases(preset: str) -> None:
+    mine = cases(preset)
+    assert any(case.flagged for case in mine), preset
+    assert any(not case.flagged for case in mine), preset
+    names = [case.name for case in mine]
+    assert len(names) == len(set(names)), names
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_docs_page_shows_a_flagged_and_a_clean_example(preset: str) -> None:
+    shown = docs_cases(preset)
+    assert any(case.flagged for case in shown), f"docs/frameworks/{preset}.md: no flagged example"
+    assert any(not case.flagged for case in shown), f"docs/frameworks/{preset}.md: no clean one"
