@@ -318,6 +318,9 @@ class ToolReturns:
                 event = MethodEvent(path, line, cls.qualname, attribute, unknown)
                 self.report.skipped.append(event)
                 self.warnings.append(f"line {line}: skipped {event.name}: {unknown}")
+                if module:  # its tools are unknown: a base of another module stays as it is
+                    dotted = _dotted_name(module, cls.qualname)
+                    self.report.kept.setdefault(dotted, unknown)
         for entry in planned:
             line = lines.get(entry.node, 0)
             event = MethodEvent(path, line, entry.owner, entry.node.name.value, entry.reason)
