@@ -316,6 +316,52 @@ def test_a_spec_keeps_metadata_it_is_given() -> None:
     assert_success(tool.call(q="ada"), "2 records for 'ada'")
 
 
+class MixedSpec(ResultToolSpec):
+    """A spec half migrated: only its `-> ToolResult` functions are ResultFunctionTools."""
+
+    spec_functions: ClassVar[list[Any]] = ["lookup", "legacy", "rows"]
+
+    def lookup(self, q: str) -> ToolResult:
+        """Look up."""
+        return ToolResult.text(f"found {q}", *artifacts())
+
+    def legacy(self, q: str) -> str:
+        """Not migrated yet."""
+        return f"legacy {q}"
+
+    def rows(self, q: str) -> list[dict[str, str]]:
+        """Rows, as LlamaIndex shows them."""
+        return [{"q": q}]
+
+
+class MixedSpecAsBefore(BaseToolSpec):
+    spec_functions: ClassVar[list[Any]] = ["lookup", "legacy", "rows"]
+
+    def lookup(self, q: str) -> str:
+        """Look up."""
+        raise AssertionError("only its metadata is used")
+
+    legacy = MixedSpec.legacy
+    rows = MixedSpec.rows
+
+
+def test_a_spec_wraps_only_the_functions_that_return_a_result() -> None:
+    lookup_tool, legacy_tool, rows_tool = MixedSpec().to_tool_list()
+    before = MixedSpecAsBefore().to_tool_list()
+    assert openai_tools([lookup_tool, legacy_tool, rows_tool]) == openai_tools(before)
+    assert isinstance(lookup_tool, ResultFunctionTool)
+    assert not isinstance(legacy_tool, ResultFunctionTool)
+    assert not isinstance(rows_tool, ResultFunctionTool)
+    assert_success(lookup_tool.call(q="x"), "found x")
+    for ours, theirs in zip((legacy_tool, rows_tool), before[1:], strict=True):
+        got, want = ours.call(q="y"), theirs.call(q="y")
+        assert (got.content, got.raw_output, got.is_error) == (
+            want.content,
+            want.raw_output,
+            want.is_error,
+        )
+
+
 class Query(BaseModel):
     q: str
 

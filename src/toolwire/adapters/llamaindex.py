@@ -7,8 +7,9 @@ is the result's, and whose `raw_output` holds the artifacts in a carrier that pi
 and serialises (pydantic, workflow context snapshots) as a payload-free stub.
 
 `ResultToolSpec` is `BaseToolSpec` for a spec whose `spec_functions` return a `ToolResult`:
-its `to_tool_list()` (and so `to_tool_list_async()`) makes those `ResultFunctionTool`s, with
-the metadata LlamaIndex would have built for the methods annotated `-> str`.
+its `to_tool_list()` (and so `to_tool_list_async()`) makes those annotated `-> ToolResult`
+`ResultFunctionTool`s, with the metadata LlamaIndex would have built for `-> str`; the
+others stay LlamaIndex's own `FunctionTool`s.
 """
 
 from __future__ import annotations
@@ -131,7 +132,7 @@ class ResultFunctionTool(FunctionTool):
 
 
 class ResultToolSpec(BaseToolSpec):
-    """`BaseToolSpec` whose spec functions return a `ToolResult` (or, while migrating, a `str`)."""
+    """`BaseToolSpec` whose spec functions that return a `ToolResult` are `ResultFunctionTool`s."""
 
     def get_metadata_from_fn_name(
         self, fn_name: str, spec_functions: list[SPEC_FUNCTION_TYPE] | None = None
@@ -139,10 +140,12 @@ class ResultToolSpec(BaseToolSpec):
         # `to_tool_list` asks this for every spec function it has no metadata for; None
         # makes `FunctionTool.from_defaults` read the real signature, `-> ToolResult` included.
         metadata = super().get_metadata_from_fn_name(fn_name, spec_functions=spec_functions)
-        stand_in = _returning_str(getattr(self, fn_name))
+        func = getattr(self, fn_name)
+        if not _returns_result(func):
+            return metadata
+        stand_in = _returning_str(func)
         if metadata is None:
             return FunctionTool.from_defaults(fn=stand_in).metadata
-        func = getattr(self, fn_name)
         if metadata.description == f"{fn_name}{inspect.signature(func)}\n{func.__doc__ or ''}":
             # The base class's own description (a spec with `get_fn_schema_from_fn_name`).
             description = f"{fn_name}{inspect.signature(stand_in)}\n{func.__doc__ or ''}"
@@ -158,9 +161,23 @@ class ResultToolSpec(BaseToolSpec):
         return [_result_tool(tool) for tool in tools]
 
 
+def _returns_result(fn: Callable[..., Any]) -> bool:
+    """Whether `fn` is annotated to return a `ToolResult` (also as a PEP 563 string)."""
+    returned = inspect.signature(fn).return_annotation
+    if isinstance(returned, str):
+        return returned.rpartition(".")[2] == ToolResult.__name__
+    return returned is ToolResult
+
+
 def _result_tool(tool: FunctionTool) -> FunctionTool:
-    """`tool` (as `BaseToolSpec.to_tool_list` made it) as a `ResultFunctionTool`."""
+    """`tool` (as `BaseToolSpec.to_tool_list` made it) as a `ResultFunctionTool`.
+
+    Only a spec function annotated `-> ToolResult` is one: the others (`-> str` not yet
+    migrated, `-> list[Document]`) keep LlamaIndex's own tool, and so their behaviour.
+    """
     real = tool.real_fn  # the sync function of the spec, else its async one
+    if not _returns_result(real):
+        return tool
     if inspect.iscoroutinefunction(real):
         return ResultFunctionTool(async_fn=real, metadata=tool.metadata)
     return ResultFunctionTool(fn=real, async_fn=tool.async_fn, metadata=tool.metadata)
