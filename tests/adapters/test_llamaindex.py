@@ -6,7 +6,7 @@ import asyncio
 import json
 import pickle
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -17,11 +17,13 @@ from llama_index.core.agent.workflow import FunctionAgent, ToolCallResult
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool, ToolOutput
+from llama_index.core.tools.tool_spec.base import BaseToolSpec
+from pydantic import BaseModel
 from workflows.context.serializers import JsonSerializer
 
 from toolwire import ToolResult
 from toolwire.adapters._common import RunOnlyArtifacts
-from toolwire.adapters.llamaindex import ResultFunctionTool, to_tool_output
+from toolwire.adapters.llamaindex import ResultFunctionTool, ResultToolSpec, to_tool_output
 from toolwire.result import ToolArtifact
 
 MARKER = "ARTIFACT-PAYLOAD-41c9"
@@ -216,6 +218,214 @@ def test_function_agent_reads_content_only_and_keeps_errors() -> None:
     assert "toolwire_run_only_artifacts" in script.snapshot
     assert MARKER not in script.snapshot
     assert len(answer.tool_calls) == 2
+    assert MARKER not in answer.model_dump_json()
+
+
+# --- BaseToolSpec subclasses -----------------------------------------------------------
+
+
+class RecordsSpec(ResultToolSpec):
+    """Spec functions as a string, an async string and a (sync, async) pair."""
+
+    spec_functions: ClassVar[list[Any]] = ["lookup", "fetch", ("count", "acount")]
+
+    def lookup(self, q: str, limit: int = 2) -> ToolResult:
+        """Look up customer records.
+
+        Args:
+            q (str): Who to look for.
+            limit (int): At most this many records.
+        """
+        return lookup(q, limit)
+
+    async def fetch(self, url: str) -> ToolResult:
+        """Fetch a page."""
+        return await fetch(url)
+
+    def count(self, table: str) -> ToolResult:
+        """Count the rows of a table."""
+        if table == "nope":
+            return ToolResult.error(f"no table {table!r}")
+        return ToolResult.text(f"sync count of {table}", *artifacts())
+
+    async def acount(self, table: str) -> ToolResult:
+        """Count the rows of a table."""
+        await asyncio.sleep(0)
+        if table == "nope":
+            return ToolResult.error(f"no table {table!r}")
+        return ToolResult.text(f"async count of {table}", *artifacts())
+
+
+class RecordsSpecAsStr(BaseToolSpec):
+    """The same spec before the migration: what the model saw then."""
+
+    spec_functions: ClassVar[list[Any]] = ["lookup", "fetch", ("count", "acount")]
+
+    def lookup(self, q: str, limit: int = 2) -> str:
+        """Look up customer records.
+
+        Args:
+            q (str): Who to look for.
+            limit (int): At most this many records.
+        """
+        raise AssertionError("only its metadata is used")
+
+    async def fetch(self, url: str) -> str:
+        """Fetch a page."""
+        raise AssertionError("only its metadata is used")
+
+    def count(self, table: str) -> str:
+        """Count the rows of a table."""
+        raise AssertionError("only its metadata is used")
+
+    async def acount(self, table: str) -> str:
+        """Count the rows of a table."""
+        raise AssertionError("only its metadata is used")
+
+
+def openai_tools(tools: Sequence[Any]) -> list[dict[str, Any]]:
+    return [t.metadata.to_openai_tool() for t in tools]
+
+
+def test_a_spec_gives_the_model_the_description_of_its_str_methods() -> None:
+    ours = RecordsSpec().to_tool_list()
+    theirs = RecordsSpecAsStr().to_tool_list()
+    assert [t.metadata.description for t in ours] == [t.metadata.description for t in theirs]
+    assert openai_tools(ours) == openai_tools(theirs)
+    assert "ToolResult" not in json.dumps(openai_tools(ours))
+    assert all(isinstance(t, ResultFunctionTool) for t in ours)
+    assert openai_tools(asyncio.run(RecordsSpec().to_tool_list_async())) == openai_tools(theirs)
+
+
+def test_spec_tools_call_and_acall() -> None:
+    lookup_tool, fetch_tool, count_tool = RecordsSpec().to_tool_list()
+    assert_success(lookup_tool.call(q="ada"), "2 records for 'ada'")
+    assert_success(fetch_tool.call(url="u"), "fetched u")  # async only: run for a sync caller
+    assert_success(asyncio.run(fetch_tool.acall(url="u")), "fetched u")
+    # The pair: `call` runs the sync method, `acall` the async one.
+    assert_success(count_tool.call(table="t"), "sync count of t")
+    assert_success(asyncio.run(count_tool.acall(table="t")), "async count of t")
+    for output in (count_tool.call(table="nope"), asyncio.run(count_tool.acall(table="nope"))):
+        assert (output.is_error, output.content, output.raw_output) == (True, "no table 'nope'", ())
+
+
+def test_a_spec_keeps_metadata_it_is_given() -> None:
+    mapping = {"lookup": RecordsSpecAsStr().to_tool_list(["fetch"])[0].metadata}
+    (tool,) = RecordsSpec().to_tool_list(["lookup"], func_to_metadata_mapping=mapping)
+    assert tool.metadata is mapping["lookup"]
+    assert_success(tool.call(q="ada"), "2 records for 'ada'")
+
+
+class MixedSpec(ResultToolSpec):
+    """A spec half migrated: only its `-> ToolResult` functions are ResultFunctionTools."""
+
+    spec_functions: ClassVar[list[Any]] = ["lookup", "legacy", "rows"]
+
+    def lookup(self, q: str) -> ToolResult:
+        """Look up."""
+        return ToolResult.text(f"found {q}", *artifacts())
+
+    def legacy(self, q: str) -> str:
+        """Not migrated yet."""
+        return f"legacy {q}"
+
+    def rows(self, q: str) -> list[dict[str, str]]:
+        """Rows, as LlamaIndex shows them."""
+        return [{"q": q}]
+
+
+class MixedSpecAsBefore(BaseToolSpec):
+    spec_functions: ClassVar[list[Any]] = ["lookup", "legacy", "rows"]
+
+    def lookup(self, q: str) -> str:
+        """Look up."""
+        raise AssertionError("only its metadata is used")
+
+    legacy = MixedSpec.legacy
+    rows = MixedSpec.rows
+
+
+def test_a_spec_wraps_only_the_functions_that_return_a_result() -> None:
+    lookup_tool, legacy_tool, rows_tool = MixedSpec().to_tool_list()
+    before = MixedSpecAsBefore().to_tool_list()
+    assert openai_tools([lookup_tool, legacy_tool, rows_tool]) == openai_tools(before)
+    assert isinstance(lookup_tool, ResultFunctionTool)
+    assert not isinstance(legacy_tool, ResultFunctionTool)
+    assert not isinstance(rows_tool, ResultFunctionTool)
+    assert_success(lookup_tool.call(q="x"), "found x")
+    for ours, theirs in zip((legacy_tool, rows_tool), before[1:], strict=True):
+        got, want = ours.call(q="y"), theirs.call(q="y")
+        assert (got.content, got.raw_output, got.is_error) == (
+            want.content,
+            want.raw_output,
+            want.is_error,
+        )
+
+
+class Query(BaseModel):
+    q: str
+
+
+class LegacySchemaSpec(ResultToolSpec):
+    """An older spec: the schema comes from `get_fn_schema_from_fn_name`."""
+
+    spec_functions: ClassVar[list[Any]] = ["lookup"]
+
+    def get_fn_schema_from_fn_name(
+        self, fn_name: str, spec_functions: Any = None
+    ) -> type[BaseModel] | None:
+        return Query
+
+    def lookup(self, q: str) -> ToolResult:
+        """Look up."""
+        return ToolResult.text(f"found {q}", *artifacts())
+
+
+class LegacySchemaSpecAsStr(BaseToolSpec):
+    spec_functions: ClassVar[list[Any]] = ["lookup"]
+
+    def get_fn_schema_from_fn_name(
+        self, fn_name: str, spec_functions: Any = None
+    ) -> type[BaseModel] | None:
+        return Query
+
+    def lookup(self, q: str) -> str:
+        """Look up."""
+        raise AssertionError("only its metadata is used")
+
+
+def test_a_spec_with_its_own_schema_keeps_the_str_description() -> None:
+    (ours,) = LegacySchemaSpec().to_tool_list()
+    (theirs,) = LegacySchemaSpecAsStr().to_tool_list()
+    assert ours.metadata.description == theirs.metadata.description
+    assert "ToolResult" not in ours.metadata.description
+    assert ours.metadata.fn_schema is Query
+    assert_success(ours.call(q="x"), "found x")
+
+
+def test_function_agent_runs_spec_tools() -> None:
+    script = Script()
+
+    async def run() -> tuple[Any, list[ToolCallResult]]:
+        agent = FunctionAgent(
+            tools=RecordsSpec().to_tool_list()[:2],
+            llm=MockFunctionCallingLLM(response_generator=script),
+        )
+        handler = script.handler = agent.run(user_msg="find ada")
+        results = [ev async for ev in handler.stream_events() if isinstance(ev, ToolCallResult)]
+        return await handler, results
+
+    answer, results = asyncio.run(run())
+    assert str(answer) == "done"
+    by_id = {r.tool_id: r.tool_output for r in results}
+    assert_success(by_id["call-ok"], "2 records for 'ada'")
+    assert (by_id["call-err"].is_error, by_id["call-err"].content) == (True, "no url")
+    tool_messages = [m for m in script.prompts[-1] if m.role == MessageRole.TOOL]
+    assert sorted(m.content for m in tool_messages) == ["2 records for 'ada'", "no url"]
+    for prompt in script.prompts:
+        assert MARKER not in json.dumps([m.model_dump(mode="json") for m in prompt])
+    assert script.tools == openai_tools(RecordsSpecAsStr().to_tool_list()[:2])
+    assert MARKER not in script.snapshot
     assert MARKER not in answer.model_dump_json()
 
 

@@ -5,10 +5,16 @@
 `ToolOutput` whose `content` (and `str()`) is exactly `result.content`, whose `is_error`
 is the result's, and whose `raw_output` holds the artifacts in a carrier that pickles empty
 and serialises (pydantic, workflow context snapshots) as a payload-free stub.
+
+`ResultToolSpec` is `BaseToolSpec` for a spec whose `spec_functions` return a `ToolResult`:
+its `to_tool_list()` (and so `to_tool_list_async()`) makes those annotated `-> ToolResult`
+`ResultFunctionTool`s, with the metadata LlamaIndex would have built for `-> str`; the
+others stay LlamaIndex's own `FunctionTool`s.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from collections.abc import Awaitable, Callable
@@ -17,12 +23,13 @@ from typing import Any
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.bridge.pydantic import BaseModel
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
+from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
 
 from toolwire.adapters._common import as_result
 from toolwire.adapters._pydantic import PydanticRunOnlyArtifacts
 from toolwire.result import ToolResult
 
-__all__ = ["ResultFunctionTool", "to_tool_output"]
+__all__ = ["ResultFunctionTool", "ResultToolSpec", "to_tool_output"]
 
 
 def to_tool_output(
@@ -122,3 +129,55 @@ class ResultFunctionTool(FunctionTool):
 
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
         return self._settle(await super().acall(*args, **kwargs))
+
+
+class ResultToolSpec(BaseToolSpec):
+    """`BaseToolSpec` whose spec functions that return a `ToolResult` are `ResultFunctionTool`s."""
+
+    def get_metadata_from_fn_name(
+        self, fn_name: str, spec_functions: list[SPEC_FUNCTION_TYPE] | None = None
+    ) -> ToolMetadata | None:
+        # `to_tool_list` asks this for every spec function it has no metadata for; None
+        # makes `FunctionTool.from_defaults` read the real signature, `-> ToolResult` included.
+        metadata = super().get_metadata_from_fn_name(fn_name, spec_functions=spec_functions)
+        func = getattr(self, fn_name)
+        if not _returns_result(func):
+            return metadata
+        stand_in = _returning_str(func)
+        if metadata is None:
+            return FunctionTool.from_defaults(fn=stand_in).metadata
+        if metadata.description == f"{fn_name}{inspect.signature(func)}\n{func.__doc__ or ''}":
+            # The base class's own description (a spec with `get_fn_schema_from_fn_name`).
+            description = f"{fn_name}{inspect.signature(stand_in)}\n{func.__doc__ or ''}"
+            return dataclasses.replace(metadata, description=description)
+        return metadata
+
+    def to_tool_list(
+        self,
+        spec_functions: list[SPEC_FUNCTION_TYPE] | None = None,
+        func_to_metadata_mapping: dict[str, ToolMetadata] | None = None,
+    ) -> list[FunctionTool]:
+        tools = super().to_tool_list(spec_functions, func_to_metadata_mapping)
+        return [_result_tool(tool) for tool in tools]
+
+
+def _returns_result(fn: Callable[..., Any]) -> bool:
+    """Whether `fn` is annotated to return a `ToolResult` (also as a PEP 563 string)."""
+    returned = inspect.signature(fn).return_annotation
+    if isinstance(returned, str):
+        return returned.rpartition(".")[2] == ToolResult.__name__
+    return returned is ToolResult
+
+
+def _result_tool(tool: FunctionTool) -> FunctionTool:
+    """`tool` (as `BaseToolSpec.to_tool_list` made it) as a `ResultFunctionTool`.
+
+    Only a spec function annotated `-> ToolResult` is one: the others (`-> str` not yet
+    migrated, `-> list[Document]`) keep LlamaIndex's own tool, and so their behaviour.
+    """
+    real = tool.real_fn  # the sync function of the spec, else its async one
+    if not _returns_result(real):
+        return tool
+    if inspect.iscoroutinefunction(real):
+        return ResultFunctionTool(async_fn=real, metadata=tool.metadata)
+    return ResultFunctionTool(fn=real, async_fn=tool.async_fn, metadata=tool.metadata)

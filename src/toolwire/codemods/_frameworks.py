@@ -25,6 +25,7 @@ class ClassShape:
     methods: tuple[str, ...]
     adapter: str
     local_import: bool
+    methods_from: str = ""  # a class attribute listing the tool methods (`spec_functions`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +52,13 @@ class Shapes:
 
     @property
     def words(self) -> tuple[str, ...]:
-        """Identifiers one of which a file must contain to hold a function tool."""
+        """Identifiers one of which a file must contain to hold a tool no `def` name finds."""
         names: list[str] = []
         for shape in self.functions:
             names += [d.rpartition(".")[2] for d in shape.decorators]
             names += list(shape.attributes)
             names += [f.rpartition(".")[2] for f in shape.factories]
+        names += [c.methods_from for c in self.classes if c.methods_from]
         return tuple(dict.fromkeys(names))
 
     def __bool__(self) -> bool:
@@ -83,6 +85,7 @@ def shapes_for(names: tuple[str, ...]) -> Shapes:
                     _strings(table, "methods"),
                     str(table["adapter"]),
                     bool(table.get("local-import", False)),
+                    str(table.get("methods-from", "")),
                 )
             )
         for table in preset.get("function-tools", []):

@@ -237,6 +237,7 @@ class ToolReturns:
 
         tool_bases = frozenset(config.tool_bases)
         planned: list[_Method] = []
+        unlisted: list[tuple[_Class, str]] = []  # classes whose tool list is not literal
         for cls in classes:
             wanted: dict[str, ClassShape | None] = {}
             if generic and (not tool_bases or derives(cls, tool_bases)):
@@ -244,6 +245,12 @@ class ToolReturns:
             for shape in shapes.classes:
                 if derives(cls, shape.bases):
                     wanted.update(dict.fromkeys(shape.methods, shape))
+                    if shape.methods_from:
+                        listed, unknown = _listed_methods(cls, local, names, shape)
+                        if unknown:
+                            unlisted.append((cls, unknown))
+                        wanted.update(dict.fromkeys(listed, shape))
+                        methods |= frozenset(listed)
             if not wanted:
                 continue
             for statement in cls.node.body.body:
@@ -302,6 +309,18 @@ class ToolReturns:
         wanted_names = methods | {e.node.name.value for e in planned if e.cls is None}
         lines = self._lines(tree, planned, wanted_names)
         path = self.filename or "<unknown>"
+        if unlisted:
+            wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
+            positions = wrapper.resolve(PositionProvider)
+            for cls, unknown in unlisted:
+                line = positions[cls.node].start.line if cls.node in positions else 0
+                attribute = unknown.partition("`")[2].partition("`")[0]
+                event = MethodEvent(path, line, cls.qualname, attribute, unknown)
+                self.report.skipped.append(event)
+                self.warnings.append(f"line {line}: skipped {event.name}: {unknown}")
+                if module:  # its tools are unknown: a base of another module stays as it is
+                    dotted = _dotted_name(module, cls.qualname)
+                    self.report.kept.setdefault(dotted, unknown)
         for entry in planned:
             line = lines.get(entry.node, 0)
             event = MethodEvent(path, line, entry.owner, entry.node.name.value, entry.reason)
@@ -693,6 +712,69 @@ def _annotation_target(
         except (cst.ParserSyntaxError, TypeError):
             return None
     return names.resolve(node, local)
+
+
+def _listed_methods(
+    cls: _Class, local: dict[str, _Class], names: ModuleNames, shape: ClassShape
+) -> tuple[tuple[str, ...], str]:
+    """The tool methods a class lists in `shape.methods_from`, or why they are not known.
+
+    The list is read as LlamaIndex's `BaseToolSpec.to_tool_list` reads `spec_functions`: a
+    list or tuple of names and of (sync, async) pairs of names; only literals are trusted.
+    """
+    attribute = shape.methods_from
+    lineage, _ = _lineage(cls, local, skip_own=False)
+    for owner in lineage:
+        values = [
+            small.value
+            for statement in owner.node.body.body
+            if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body
+            if isinstance(small, cst.Assign | cst.AnnAssign | cst.AugAssign)
+            and attribute in _assigned_names(small)
+        ]
+        if not values:
+            continue
+        if len(values) > 1:
+            return (), f"`{attribute}` is assigned more than once in {owner.qualname}"
+        listed = _literal_names(values[0])
+        if listed is None:
+            return (), f"`{attribute}` of {owner.qualname} is not a literal list of names"
+        return listed, ""
+    for owner in lineage:
+        for base in _base_exprs(owner.node):
+            if isinstance(base, cst.Name) and base.value in local:
+                continue
+            if names.resolve(base, local) not in shape.bases:
+                return (), f"`{attribute}` is not set in this module (it comes from a base)"
+    return (), ""
+
+
+def _assigned_names(small: cst.Assign | cst.AnnAssign | cst.AugAssign) -> set[str]:
+    if isinstance(small, cst.Assign):
+        targets = [t.target for t in small.targets]
+    else:
+        targets = [small.target]
+    return {t.value for t in targets if isinstance(t, cst.Name)}
+
+
+def _literal_names(value: cst.BaseExpression | None) -> tuple[str, ...] | None:
+    if not isinstance(value, cst.List | cst.Tuple):
+        return None
+    found: list[str] = []
+    for element in value.elements:
+        item = element.value
+        if isinstance(element, cst.StarredElement):
+            return None
+        parts = [e.value for e in item.elements] if isinstance(item, cst.Tuple) else [item]
+        if isinstance(item, cst.Tuple) and len(parts) != 2:
+            return None
+        for part in parts:
+            text = part.evaluated_value if isinstance(part, cst.SimpleString) else None
+            if not isinstance(text, str) or not text.isidentifier():
+                return None
+            found.append(text)
+    return tuple(dict.fromkeys(found))
 
 
 def _base_exprs(node: cst.ClassDef) -> Iterator[cst.BaseExpression]:
