@@ -103,7 +103,6 @@ class Config:
     message_sinks: tuple[MessageSink, ...] = ()
     egress_sinks: tuple[CallSink, ...] = ()
     egress_message_sinks: tuple[MessageSink, ...] = ()
-    return_sinks: tuple[str, ...] = ()
     state_sinks: tuple[CallSink, ...] = ()
     html_sinks: tuple[CallSink, ...] = ()
     seam: str = ""
@@ -433,7 +432,6 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
         message_sinks=tuple(_dedupe(s for s in wire if isinstance(s, MessageSink))),
         egress_sinks=tuple(_dedupe(s for s in egress if isinstance(s, CallSink))),
         egress_message_sinks=tuple(_dedupe(s for s in egress if isinstance(s, MessageSink))),
-        return_sinks=model.return_sinks,
         model=model,
         state_sinks=state,
         html_sinks=html,

@@ -13,11 +13,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, cast
 
-# Keys a preset file may hold that are not egress data: migrate's tool shapes (read by
-# codemods/_frameworks.py) and the one-line description.
-_OTHER_KEYS = frozenset({"description", "class-tools", "function-tools"})
+# A preset's one-line description is not egress data.
+_OTHER_KEYS = frozenset({"description"})
 _LISTS = (
     "stringifiers",
     "string-methods",
@@ -33,9 +32,9 @@ _LISTS = (
     "egress-sinks",
     "state-sinks",
     "html-sinks",
-    "return-sinks",
+    "serialiser-methods",
 )
-_TABLES = ("result-types", "artifact-types", "sources")
+_TABLES = ("result-types", "artifact-types", "sources", "class-tools", "function-tools")
 STRING_FORMS = frozenset({"str", "repr", "format", "model_dump"})
 
 
@@ -54,6 +53,7 @@ class ResultType:
     barriers: tuple[str, ...] = ("content", "is_error")
     safe_strings: frozenset[str] = frozenset()
     factories: tuple[str, ...] = ()
+    framework: str = ""  # the preset that names it: its tools may return one whole
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -78,6 +78,66 @@ class Source:
     returns: str
 
 
+Wire = Literal["replace", "under", "factory"]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassShape:
+    """Tools that are methods: `methods` (or the names listed in the class attribute
+    `methods_from`) of subclasses of `bases`."""
+
+    framework: str
+    bases: frozenset[str]
+    methods: tuple[str, ...]
+    adapter: str
+    local_import: bool
+    methods_from: str = ""  # a class attribute listing the tool methods (`spec_functions`)
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionShape:
+    """Tools that are functions: decorated, or handed to a factory."""
+
+    framework: str
+    decorators: frozenset[str]  # `@agents.function_tool`, `@tool(...)`
+    instances: frozenset[str]  # with `attributes`: `@mcp.tool()` on `mcp = FastMCP(...)`
+    attributes: frozenset[str]
+    factories: frozenset[str]  # `FunctionTool.from_defaults(fn=f)`
+    adapter: str
+    wire: Wire
+    local_import: bool
+    refuse: frozenset[str] = frozenset()  # decorator keywords the adapter does not take
+    # the factory's parameters that take the function, beside its first argument
+    factory_keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Shapes:
+    """Where a framework's tools are: what migrate rewrites, and what `check` treats as
+    an egress sink (what a tool returns is what its framework sends)."""
+
+    classes: tuple[ClassShape, ...] = ()
+    functions: tuple[FunctionShape, ...] = ()
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(m for c in self.classes for m in c.methods))
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Identifiers one of which a file must contain to hold a tool no `def` name finds."""
+        names: list[str] = []
+        for shape in self.functions:
+            names += [d.rpartition(".")[2] for d in shape.decorators]
+            names += list(shape.attributes)
+            names += [f.rpartition(".")[2] for f in shape.factories]
+        names += [c.methods_from for c in self.classes if c.methods_from]
+        return tuple(dict.fromkeys(names))
+
+    def __bool__(self) -> bool:
+        return bool(self.classes or self.functions)
+
+
 @dataclass(frozen=True, slots=True)
 class Model:
     result_types: tuple[ResultType, ...] = ()
@@ -97,7 +157,13 @@ class Model:
     egress_sinks: tuple[str, ...] = ()
     state_sinks: tuple[str, ...] = ()
     html_sinks: tuple[str, ...] = ()
-    return_sinks: tuple[str, ...] = ()
+    serialiser_methods: tuple[str, ...] = ()
+    class_tools: tuple[ClassShape, ...] = ()
+    function_tools: tuple[FunctionShape, ...] = ()
+
+    @property
+    def shapes(self) -> Shapes:
+        return Shapes(self.class_tools, self.function_tools)
 
     @property
     def logging_functions(self) -> tuple[str, ...]:
@@ -157,7 +223,7 @@ def _strings(where: str, key: str, value: object) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _result_type(where: str, table: Mapping[str, Any]) -> ResultType:
+def _result_type(where: str, table: Mapping[str, Any], framework: str = "") -> ResultType:
     known = {"class", "aliases", "wire", "run-only", "barriers", "safe-strings", "factories"}
     _no_unknown(where, "result-types", table, known)
     name = table.get("class")
@@ -179,6 +245,7 @@ def _result_type(where: str, table: Mapping[str, Any]) -> ResultType:
         _strings(where, "barriers", table.get("barriers", [wire])),
         safe,
         _strings(where, "factories", table.get("factories", [])),
+        framework,
     )
 
 
@@ -194,7 +261,67 @@ def _tables(where: str, key: str, value: object) -> list[Mapping[str, Any]]:
     return value
 
 
-def _parse(where: str, data: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
+def _class_shape(where: str, framework: str, table: Mapping[str, Any]) -> ClassShape:
+    known = {"bases", "methods", "methods-from", "adapter", "local-import"}
+    _no_unknown(where, "class-tools", table, known)
+    methods_from = table.get("methods-from", "")
+    if not isinstance(methods_from, str):
+        raise ModelError(f"{where}: class-tools: `methods-from` is one attribute name")
+    return ClassShape(
+        framework,
+        frozenset(_strings(where, "bases", table.get("bases", []))),
+        _strings(where, "methods", table.get("methods", [])),
+        _adapter(where, "class-tools", table),
+        _flag(where, "class-tools", table, "local-import"),
+        methods_from,
+    )
+
+
+def _function_shape(where: str, framework: str, table: Mapping[str, Any]) -> FunctionShape:
+    known = {
+        "decorators",
+        "instances",
+        "attributes",
+        "factories",
+        "factory-keywords",
+        "adapter",
+        "wire",
+        "local-import",
+        "refuse-keywords",
+    }
+    _no_unknown(where, "function-tools", table, known)
+    wire = table.get("wire", "replace")
+    if wire not in ("replace", "under", "factory"):
+        raise ModelError(f"{where}: function-tools: `wire` is replace, under or factory")
+    return FunctionShape(
+        framework,
+        frozenset(_strings(where, "decorators", table.get("decorators", []))),
+        frozenset(_strings(where, "instances", table.get("instances", []))),
+        frozenset(_strings(where, "attributes", table.get("attributes", []))),
+        frozenset(_strings(where, "factories", table.get("factories", []))),
+        _adapter(where, "function-tools", table),
+        cast(Wire, wire),
+        _flag(where, "function-tools", table, "local-import"),
+        frozenset(_strings(where, "refuse-keywords", table.get("refuse-keywords", []))),
+        _strings(where, "factory-keywords", table.get("factory-keywords", [])),
+    )
+
+
+def _adapter(where: str, section: str, table: Mapping[str, Any]) -> str:
+    adapter = table.get("adapter")
+    if not isinstance(adapter, str):
+        raise ModelError(f"{where}: {section}: each needs an `adapter` name")
+    return adapter
+
+
+def _flag(where: str, section: str, table: Mapping[str, Any], key: str) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise ModelError(f"{where}: {section}: `{key}` is true or false")
+    return value
+
+
+def _parse(where: str, data: Mapping[str, Any], framework: str = "") -> dict[str, tuple[Any, ...]]:
     unknown = sorted(set(data) - set(_LISTS) - set(_TABLES) - _OTHER_KEYS)
     if unknown:
         raise ModelError(f"{where}: unknown key {unknown[0]!r}")
@@ -203,7 +330,8 @@ def _parse(where: str, data: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
         if key in data:
             out[key] = _strings(where, key, data[key])
     out["result-types"] = tuple(
-        _result_type(where, t) for t in _tables(where, "result-types", data.get("result-types", []))
+        _result_type(where, t, framework)
+        for t in _tables(where, "result-types", data.get("result-types", []))
     )
     artifacts = []
     for table in _tables(where, "artifact-types", data.get("artifact-types", [])):
@@ -222,6 +350,14 @@ def _parse(where: str, data: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
             raise ModelError(f"{where}: sources: each needs `call` and `returns` names")
         sources.append(Source(call, returns))
     out["sources"] = tuple(sources)
+    out["class-tools"] = tuple(
+        _class_shape(where, framework, t)
+        for t in _tables(where, "class-tools", data.get("class-tools", []))
+    )
+    out["function-tools"] = tuple(
+        _function_shape(where, framework, t)
+        for t in _tables(where, "function-tools", data.get("function-tools", []))
+    )
     return out
 
 
@@ -237,8 +373,13 @@ def load_model(names: tuple[str, ...] = ()) -> Model:
     known = preset_names() if names else ()
     for name in names:
         if name in known:
-            parts.append(_parse(f"toolwire/presets/{name}.toml", preset(name)))
+            parts.append(_parse(f"toolwire/presets/{name}.toml", preset(name), name))
     return _merge(parts)
+
+
+def shapes_for(names: tuple[str, ...]) -> Shapes:
+    """The tool shapes of these presets, in their order."""
+    return load_model(names).shapes
 
 
 def _merge(parts: Iterable[dict[str, tuple[Any, ...]]]) -> Model:
@@ -264,6 +405,7 @@ class Index:
     concat: bool  # `+` (builtins.str.__add__)
     serialisers: dict[str, str]
     serialiser_attributes: frozenset[str]
+    serialiser_methods: frozenset[str]  # `model_dump_json`: the receiver, serialised
     printers: dict[str, str]  # print and the logging module functions
     logger_classes: frozenset[str]
     logger_factories: frozenset[str]
@@ -293,6 +435,7 @@ def index(model: Model) -> Index:
         "builtins.str.__add__" in model.formatters,
         {n: _shown(n) for n in model.serialisers},
         frozenset(model.serialiser_attributes),
+        frozenset(model.serialiser_methods),
         {n: _shown(n) for n in (*model.printers, *model.logging_functions)},
         frozenset(model.logger_classes),
         frozenset(model.logger_factories),

@@ -39,8 +39,7 @@ class Prefilter:
     @classmethod
     @functools.lru_cache(maxsize=64)
     def of(cls, config: Config, known_tools: frozenset[str] = frozenset()) -> Prefilter:
-        from toolwire.codemods._frameworks import shapes_for
-        from toolwire.model import index
+        from toolwire.model import index, shapes_for
 
         results = [c.rpartition(".")[2] for c in config.result_classes]
         known = frozenset(t.rpartition(".")[2] for t in known_tools)

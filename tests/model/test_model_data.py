@@ -12,7 +12,7 @@ import pytest
 
 from toolwire.config import ConfigError, config_from_table, load_config
 from toolwire.engine import check_source
-from toolwire.model import ModelError, Source, _parse, load_model
+from toolwire.model import ClassShape, FunctionShape, ModelError, Source, _parse, load_model
 
 
 def _codes(source: str, **changes: object) -> list[tuple[int, str]]:
@@ -71,10 +71,26 @@ class Lookup(BaseTool):
 """
 
 
-def test_what_a_return_sink_returns_is_checked() -> None:
-    sinks = ("gen.tool", "gen.BaseTool._run")
-    assert _codes(TOOLS, return_sinks=sinks) == [(7, "TW302"), (17, "TW201")]
-    assert _codes(TOOLS) == []
+def test_what_a_tool_of_a_preset_shape_returns_is_checked() -> None:
+    model = load_model()
+    shapes = dataclasses.replace(
+        model,
+        function_tools=(
+            FunctionShape(
+                "gen",
+                frozenset({"gen.tool"}),
+                frozenset(),
+                frozenset(),
+                frozenset(),
+                "a.b",
+                "replace",
+                False,
+            ),
+        ),
+        class_tools=(ClassShape("gen", frozenset({"gen.BaseTool"}), ("_run",), "a.C", False),),
+    )
+    assert _codes(TOOLS, model=shapes) == [(7, "TW302"), (17, "TW201")]
+    assert _codes(TOOLS, model=model) == []
 
 
 def test_a_model_file_with_an_unknown_key_is_an_error() -> None:

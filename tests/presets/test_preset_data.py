@@ -19,7 +19,7 @@ missing = [m for m in {modules!r} if importlib.util.find_spec(m) is not None]
 assert not missing, f"installed here: {{missing}}"
 for name in {presets!r}:
     config = config_from_table({{"presets": [name]}})
-    assert config.egress_sinks or config.wire_sinks or config.return_sinks, name
+    assert config.egress_sinks or config.wire_sinks or config.model.shapes, name
 print("loaded", len({presets!r}))
 """
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from toolwire.analysis import labels as L
 from toolwire.config import CallSink, Config
-from toolwire.model import Index, index
+from toolwire.model import Index, Model, index
 
 _SEQUENCES = frozenset(
     f"{m}.{n}"
@@ -265,7 +265,10 @@ class ModuleFacts:
         self.html_sinks = _by_target(config.html_sinks)
         self.message_sinks = config.message_sinks
         self.egress_message_sinks = config.egress_message_sinks
-        self.return_sinks = class_matcher(config.return_sinks)
+        self._tree = tree
+        self._shapes = _tool_shapes(config.model)
+        self._instances: dict[str, str | None] | None = None  # read when first asked
+        self._handed: frozenset[int] | None = None
         self.classes: dict[str, ClassInfo] = {}
         self.functions: dict[str, int] = {}
         self._collect(tree)
@@ -290,9 +293,6 @@ class ModuleFacts:
 
     def is_source_call(self, dotted: str | None) -> bool:
         return dotted is not None and dotted in self.model.source_calls
-
-    def is_return_sink(self, dotted: str | None) -> bool:
-        return dotted is not None and _matches(dotted, self.return_sinks)
 
     def is_tool_class(self, dotted: str | None) -> bool:
         return dotted is not None and dotted in self.tool_classes
@@ -475,22 +475,141 @@ class ModuleFacts:
         return L.NOTHING
 
     def returns_to_wire(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None, value: ast.expr
     ) -> bool:
-        """What `node` returns is what a framework sends: a function under a return-sink
-        decorator, or a return-sink method (`pkg.BaseTool._run`) of a subclass."""
-        if not self.return_sinks[0]:
+        """What `node` returns (`value`) is what a framework sends: it is a tool of one of
+        the presets' shapes (`[[function-tools]]`, `[[class-tools]]`), not wrapped by a
+        toolwire adapter, and `value` is not one of the framework's own result types
+        (the framework sends only their wire field)."""
+        shapes = self._shapes
+        if not shapes.any:
             return False
+        tool = False
         for decorator in node.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
-            if self.is_return_sink(self.names.qualify(target)):
-                return True
-        if cls is None:
-            return False
+            dotted = self.names.qualify(target)
+            if dotted is None and isinstance(target, ast.Attribute):
+                # `@mcp.tool()` where `mcp = FastMCP(...)`: the instance's class, not its name
+                owner = self._instance_of(target.value)
+                dotted = f"{owner}.{target.attr}" if owner else None
+            if dotted is not None and _matches(dotted, shapes.adapters):
+                return False
+            tool = tool or (dotted is not None and _matches(dotted, shapes.callables))
+        if not tool and cls is None:
+            tool = id(node) in self._handed_functions()
+        elif not tool and cls is not None:
+            tool = self._is_tool_method(node, cls)
+        return tool and not self._native(node, value)
+
+    def _is_tool_method(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> bool:
         for base in self._ancestors(cls):
-            if self.is_return_sink(f"{base}.{node.name}"):
+            if _matches(f"{base}.{node.name}", self._shapes.methods):
                 return True
+            for bases, attribute in self._shapes.listing:
+                if _matches(base, bases) and node.name in self._listed(cls, attribute):
+                    return True
         return False
+
+    def _native(self, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr) -> bool:
+        """`value` is built as, or the function is declared to return, a result type that
+        a preset names (`ToolReturn`, `TextContent`): its framework takes it whole."""
+        native = self._shapes.native
+        if not native[0]:
+            return False
+        if isinstance(value, ast.Call):
+            dotted = self.names.qualify(value.func)
+            if dotted is not None and _matches(dotted, native):
+                return True
+        for part in ast.walk(node.returns) if node.returns is not None else ():
+            if isinstance(part, ast.Name | ast.Attribute):
+                dotted = self.names.qualify(part)
+                if dotted is not None and _matches(dotted, native):
+                    return True
+        return False
+
+    def _instance_of(self, expr: ast.expr) -> str | None:
+        """The class a module-level name is bound to by a call or an annotation, when it is
+        one whose instances make tools (bound twice to different things: None)."""
+        if not isinstance(expr, ast.Name) or not self._shapes.instances[0]:
+            return None
+        if self._instances is None:
+            bound: dict[str, str | None] = {}
+            for statement in _module_level(self._tree.body):
+                names: list[str] = []
+                target: str | None = None
+                if isinstance(statement, ast.Assign):
+                    names = [n for t in statement.targets for n in _bound_names(t)]
+                    value = statement.value
+                    target = self.names.qualify(value.func) if isinstance(value, ast.Call) else None
+                elif isinstance(statement, ast.AnnAssign) and isinstance(
+                    statement.target, ast.Name
+                ):
+                    names = [statement.target.id]
+                    annotation = statement.annotation
+                    if isinstance(annotation, ast.Subscript):  # `Agent[Deps, str]`
+                        annotation = annotation.value
+                    target = self.names.qualify(annotation)
+                elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    names = [statement.name]
+                for name in names:
+                    bound[name] = target if bound.get(name, target) == target else None
+            self._instances = {
+                n: t
+                for n, t in bound.items()
+                if t is not None and _matches(t, self._shapes.instances)
+            }
+        return self._instances.get(expr.id)
+
+    def _handed_functions(self) -> frozenset[int]:
+        """Module-level functions handed to a tool factory (`FunctionTool.from_defaults(fn=f)`)."""
+        if self._handed is None:
+            shapes = self._shapes
+            found: set[int] = set()
+            if shapes.factories[0]:
+                functions = {
+                    s.name: s
+                    for s in _module_level(self._tree.body)
+                    if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+                }
+                for call in ast.walk(self._tree):
+                    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+                        continue
+                    dotted = self.names.qualify(call.func)
+                    if dotted is None or not _matches(dotted, shapes.factories):
+                        continue
+                    given = [k.value for k in call.keywords if k.arg in shapes.factory_keywords]
+                    if call.args and not isinstance(call.args[0], ast.Starred):
+                        given.append(call.args[0])
+                    for value in given:
+                        if isinstance(value, ast.Name) and value.id in functions:
+                            found.add(id(functions[value.id]))
+            self._handed = frozenset(found)
+        return self._handed
+
+    def _listed(self, cls: ClassInfo, attribute: str) -> frozenset[str]:
+        """The method names a class (or a local base) lists in `attribute`, read as
+        LlamaIndex reads `spec_functions`: names and (sync, async) pairs, literals only."""
+        stack, seen = [cls], set()
+        while stack:
+            info = stack.pop()
+            if info.qualname in seen:
+                continue
+            seen.add(info.qualname)
+            for statement in info.node.body:
+                if isinstance(statement, ast.Assign):
+                    named = any(
+                        isinstance(t, ast.Name) and t.id == attribute for t in statement.targets
+                    )
+                elif isinstance(statement, ast.AnnAssign):
+                    named = (
+                        isinstance(statement.target, ast.Name) and statement.target.id == attribute
+                    )
+                else:
+                    continue
+                if named:
+                    return _literal_names(statement.value)
+            stack.extend(self.classes[b] for b in _local_bases(info) if b in self.classes)
+        return frozenset()
 
     def _ancestors(self, cls: ClassInfo) -> Iterator[str]:
         seen: set[str] = set()
@@ -507,6 +626,81 @@ class ModuleFacts:
 
     def is_tool_method(self, info: ClassInfo | None, name: str) -> bool:
         return name in self.tool_methods and (info is None or info.is_tool)
+
+
+@dataclass(frozen=True, slots=True)
+class _ToolShapes:
+    """The presets' tool shapes as matchers, for `returns_to_wire`."""
+
+    callables: Matcher  # decorators, and `Class.attribute` of an instance's decorator
+    methods: Matcher  # `Base.method` of class tools
+    listing: tuple[tuple[Matcher, str], ...]  # bases whose attribute lists the tool methods
+    instances: Matcher  # classes whose instances' attributes are decorators
+    factories: Matcher
+    factory_keywords: frozenset[str]
+    adapters: Matcher  # toolwire's adapters: a tool under one returns a ToolResult
+    native: Matcher  # the presets' own result types, which their tools may return
+
+    @property
+    def any(self) -> bool:
+        return bool(self.callables[0] or self.methods[0] or self.listing or self.factories[0])
+
+
+@functools.cache
+def _tool_shapes(model: Model) -> _ToolShapes:
+    functions, classes = model.function_tools, model.class_tools
+    return _ToolShapes(
+        class_matcher(
+            (
+                *(d for f in functions for d in sorted(f.decorators)),
+                *(
+                    f"{i}.{a}"
+                    for f in functions
+                    for i in sorted(f.instances)
+                    for a in sorted(f.attributes)
+                ),
+            )
+        ),
+        class_matcher(
+            tuple(f"{b}.{m}" for c in classes for b in sorted(c.bases) for m in c.methods)
+        ),
+        tuple(
+            (class_matcher(tuple(sorted(c.bases))), c.methods_from)
+            for c in classes
+            if c.methods_from
+        ),
+        class_matcher(tuple(i for f in functions for i in sorted(f.instances))),
+        class_matcher(tuple(n for f in functions for n in sorted(f.factories))),
+        frozenset(k for f in functions for k in f.factory_keywords),
+        class_matcher(tuple(f.adapter for f in functions)),
+        class_matcher(tuple(n for t in model.result_types if t.framework for n in t.names)),
+    )
+
+
+def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of the module's block and of its `if`/`try`/`with` blocks."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for name in _BLOCKS.get(type(statement), ()):
+            for child in getattr(statement, name):
+                if isinstance(child, ast.ExceptHandler | ast.match_case):
+                    yield from _module_level(child.body)
+                else:
+                    yield from _module_level([child])
+
+
+def _literal_names(value: ast.expr | None) -> frozenset[str]:
+    if not isinstance(value, ast.List | ast.Tuple):
+        return frozenset()
+    found: set[str] = set()
+    for element in value.elts:
+        parts = element.elts if isinstance(element, ast.Tuple) else [element]
+        found.update(
+            p.value for p in parts if isinstance(p, ast.Constant) and isinstance(p.value, str)
+        )
+    return frozenset(found)
 
 
 def _is_self_attribute(node: ast.expr) -> bool:

@@ -135,10 +135,10 @@ def egress_payloads(node: ast.Call | ast.Dict, ctx: Context) -> Iterator[tuple[s
         yield from message_sink_payloads(node, ctx, ctx.facts.egress_message_sinks)
 
 
-def returns_to_wire(ctx: Context) -> bool:
-    """Is the function being interpreted one whose return value its framework sends?"""
+def returns_to_wire(ctx: Context, value: ast.expr) -> bool:
+    """Does the framework send `value`, returned by the function being interpreted?"""
     scope = ctx.scope
     node = scope.node
     if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
         return False
-    return ctx.facts.returns_to_wire(node, scope.cls)
+    return ctx.facts.returns_to_wire(node, scope.cls, value)

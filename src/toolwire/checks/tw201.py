@@ -46,5 +46,5 @@ class ResultStringified(Check):
 
     def visit_Return(self, node: ast.Return, ctx: Context) -> None:
         value = node.value
-        if value is not None and holds_result(ctx, value) and returns_to_wire(ctx):
+        if value is not None and holds_result(ctx, value) and returns_to_wire(ctx, value):
             self.report(ctx, value, message(self.code, "returns", value=holder(ctx, value)))

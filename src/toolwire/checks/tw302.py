@@ -22,5 +22,5 @@ class ArtifactOnWire(Check):
 
     def visit_Return(self, node: ast.Return, ctx: Context) -> None:
         value = node.value
-        if value is not None and ctx.labels(value) & L.ARTIFACT and returns_to_wire(ctx):
+        if value is not None and ctx.labels(value) & L.ARTIFACT and returns_to_wire(ctx, value):
             self.report(ctx, value, message(self.code, "returns", value=ctx.describe(value)))

@@ -26,10 +26,10 @@ from toolwire.codemods._common import (
 )
 from toolwire.codemods._common import result_reference as _result_reference
 from toolwire.codemods._crossfile import CrossFile
-from toolwire.codemods._frameworks import ClassShape, FunctionShape, shapes_for
 from toolwire.codemods._reports import MethodEvent, ToolReturnsReport
 from toolwire.config import Config
 from toolwire.engine import module_name
+from toolwire.model import ClassShape, FunctionShape, shapes_for
 
 __all__ = ["ToolReturns"]
 
@@ -1223,12 +1223,12 @@ def _factory_tools(
             target = names.resolve(node.func)
             shape = next((f for f in shapes if target in f.factories), None)
             for arg in node.args if shape is not None else ():
+                assert shape is not None
                 keyword = arg.keyword.value if arg.keyword is not None else None
                 first = arg is node.args[0] and keyword is None and not arg.star
                 value = arg.value
-                if (first or keyword in ("fn", "async_fn")) and isinstance(value, cst.Name):
+                if (first or keyword in shape.factory_keywords) and isinstance(value, cst.Name):
                     if value.value in functions:
-                        assert shape is not None
                         handed.setdefault(value.value, []).append((node, shape, value))
         stack += _children(node)
     uses = _references(tree, [functions[n] for n in handed]) if handed else {}

@@ -24,11 +24,11 @@ from typing import Any, Literal
 from toolwire import files, writes
 from toolwire.codemods._crossfile import CrossFile, index_module
 from toolwire.codemods._dict_calls import dict_tool_calls
-from toolwire.codemods._frameworks import shapes_for
 from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
 from toolwire.config import Config
 from toolwire.engine import batch_gc, check_tree, decode, deep_walks, module_name, parse
 from toolwire.findings import Finding, internal_error, not_written, unreadable
+from toolwire.model import shapes_for
 from toolwire.pool import parallel_map
 from toolwire.prefilter import Prefilter
 

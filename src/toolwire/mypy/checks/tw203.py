@@ -1,4 +1,4 @@
-"""A whole result serialised, or its `__dict__` read."""
+"""A whole result serialised (`json.dumps(r)`, `r.model_dump_json()`), or its `__dict__` read."""
 
 from __future__ import annotations
 
@@ -25,6 +25,17 @@ def register(plugin: ToolwirePlugin) -> None:
                 plugin.fail(api, CODE, "call", context, call=f".{attr}", value=value)
 
         plugin.on_attribute(f"builtins.object.{attribute}", exposed)
+    for method in plugin.model.serialiser_methods:
+
+        def dumped(
+            api: CheckerPluginInterface, context: Context, typ: Type | None, name: str = method
+        ) -> None:
+            # a dump holds every field: unsafe unless the type's safe-strings say `model_dump`
+            if holds(typ, plugin.unsafe("model_dump")):
+                value = f"a {plugin.result_name}"
+                plugin.fail(api, CODE, "call", context, call=f".{name}()", value=value)
+
+        plugin.on_string_method(method, dumped)
 
 
 def _check(plugin: ToolwirePlugin, shown: str) -> CallCheck:

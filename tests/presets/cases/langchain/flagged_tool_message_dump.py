@@ -1,6 +1,4 @@
 """A ToolMessage serialised into a prompt: the dump holds its artifact."""
-# xfail syntax: the model has no serialiser methods (`.model_dump_json()`) yet
-# xfail mypy: the model has no serialiser methods (`.model_dump_json()`) yet
 
 from langchain_core.messages import HumanMessage, ToolMessage
 

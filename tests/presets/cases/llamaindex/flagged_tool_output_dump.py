@@ -1,6 +1,4 @@
 """A ToolOutput serialised into a message: the dump holds `raw_output`."""
-# xfail syntax: the model has no serialiser methods (`.model_dump_json()`) yet
-# xfail mypy: the model has no serialiser methods (`.model_dump_json()`) yet
 
 from llama_index.core.llms import ChatMessage
 from llama_index.core.tools import ToolOutput

@@ -1,6 +1,5 @@
 """A function handed to `FunctionTool.from_defaults` returns the artifacts."""
 # layers: syntax
-# xfail syntax: return-sinks have no form for a factory's function (`FunctionTool.from_defaults(fn=f)`)
 
 from llama_index.core.tools import FunctionTool
 

@@ -1,6 +1,5 @@
 """`@mcp.tool()` functions that return what should stay in the run."""
 # layers: syntax
-# xfail syntax: return-sinks are not matched through an instance's decorator (`@mcp.tool()`)
 
 from mcp.server.fastmcp import FastMCP
 

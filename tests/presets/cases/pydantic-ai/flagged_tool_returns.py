@@ -1,6 +1,5 @@
 """A pydantic-ai tool function that returns the artifacts."""
 # layers: syntax
-# xfail syntax: return-sinks are not matched through an instance's decorator (`@agent.tool_plain`)
 
 from pydantic_ai import Agent
 
