@@ -132,3 +132,95 @@ def test_position_and_name_come_from_the_spec_alone() -> None:
     config = dataclasses.replace(load_config(None), wire_sinks=(sink,))
     found = [(f.line, f.code) for f in check_source(source, "case.py", config)]
     assert found == [(6, "TW301"), (7, "TW301")]
+
+
+SHAPED = """\
+from gen import Server, Spec, Tool, make
+from toolwire import ToolResult
+
+server = Server()
+mcp = make()
+twice = Server()
+twice = make()
+
+
+@server.tool()
+def bound(result: ToolResult) -> object:
+    return result.artifacts
+
+
+@mcp.tool()
+def by_name_only(result: ToolResult) -> object:
+    return result.artifacts
+
+
+@twice.tool
+def rebound(result: ToolResult) -> object:
+    return result.artifacts
+
+
+def handed(result: ToolResult) -> object:
+    return result.artifacts
+
+
+def first(result: ToolResult) -> object:
+    return result
+
+
+def kept(result: ToolResult) -> object:
+    return result.artifacts
+
+
+class Lister(Spec):
+    spec_functions = ["listed", ("pair", "apair")]
+
+    def listed(self, result: ToolResult) -> object:
+        return result.artifacts
+
+    def apair(self, result: ToolResult) -> object:
+        return result
+
+    def helper(self, result: ToolResult) -> object:
+        return result.artifacts
+
+
+tools = [Tool.from_defaults(fn=handed), Tool.from_defaults(first), Tool.other(kept)]
+"""
+
+
+def test_every_tool_shape_is_a_return_sink_found_through_imports() -> None:
+    shapes = dataclasses.replace(
+        load_model(),
+        function_tools=(
+            FunctionShape(
+                "gen",
+                frozenset(),
+                frozenset({"gen.Server"}),
+                frozenset({"tool"}),
+                frozenset({"gen.Tool.from_defaults"}),
+                "a.b",
+                "under",
+                False,
+                factory_keywords=("fn",),
+            ),
+        ),
+        class_tools=(
+            ClassShape("gen", frozenset({"gen.Spec"}), (), "a.C", False, "spec_functions"),
+        ),
+    )
+    assert _codes(SHAPED, model=shapes) == [
+        (12, "TW302"),
+        (26, "TW302"),
+        (30, "TW201"),
+        (41, "TW302"),
+        (44, "TW201"),
+    ]
+
+
+def test_a_tool_shape_off_the_schema_is_an_error() -> None:
+    with pytest.raises(ModelError, match="function-tools: unknown key 'decorator'"):
+        _parse("x.toml", {"function-tools": [{"decorator": ["a.b"], "adapter": "a.c"}]})
+    with pytest.raises(ModelError, match="class-tools: each needs an `adapter`"):
+        _parse("x.toml", {"class-tools": [{"bases": ["a.B"], "methods": ["run"]}]})
+    with pytest.raises(ModelError, match="`wire` is replace, under or factory"):
+        _parse("x.toml", {"function-tools": [{"adapter": "a.c", "wire": "over"}]})
