@@ -17,11 +17,12 @@ class ResultSerialised(Check):
             isinstance(func, ast.Attribute)
             and func.attr in ctx.facts.model.serialiser_methods
             and ctx.labels(func.value) & L.RESULT
+            and not _spread(ctx, node)
         ):
             # The syntax layer does not know which result type: no type's `safe-strings`
             # lists `model_dump` yet (layer limit in docs/model.md).
             shown = holder(ctx, func.value)
-            self.report(ctx, node, message(self.code, "call", call=f".{func.attr}()", value=shown))
+            self.report(ctx, node, message(self.code, "call", call=f".{func.attr}", value=shown))
             return
         short = ctx.facts.model.serialisers.get(ctx.qualify(func) or "")
         if short is not None and node.args and holds_result(ctx, node.args[0]):
@@ -33,3 +34,12 @@ class ResultSerialised(Check):
         if node.attr in attributes and ctx.labels(node.value) & L.RESULT:
             shown = holder(ctx, node.value)
             self.report(ctx, node, message(self.code, "call", call=f".{node.attr}", value=shown))
+
+
+def _spread(ctx: Context, node: ast.Call) -> bool:
+    """`Chunk(**message.model_dump())`: the fields copied into another object (its own
+    run-only fields stay run-only there), not a serialisation. Asked only of a finding."""
+    return any(
+        isinstance(k, ast.keyword) and k.arg is None and k.value is node
+        for k in ast.walk(ctx.scope.node)
+    )

@@ -33,7 +33,7 @@ def register(plugin: ToolwirePlugin) -> None:
             # a dump holds every field: unsafe unless the type's safe-strings say `model_dump`
             if holds(typ, plugin.unsafe("model_dump")):
                 value = f"a {plugin.result_name}"
-                plugin.fail(api, CODE, "call", context, call=f".{name}()", value=value)
+                plugin.fail(api, CODE, "call", context, call=f".{name}", value=value)
 
         plugin.on_string_method(method, dumped)
 
