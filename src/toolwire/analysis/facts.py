@@ -254,6 +254,9 @@ class ModuleFacts:
         self._constructed = class_matcher(
             tuple(n for t in config.result_types if t.factories for n in t.names)
         )
+        self._safe_strings = class_matcher(
+            tuple(n for t in config.result_types if _SAFE <= t.safe_strings for n in t.names)
+        )
         self._artifacts = class_matcher(config.artifact_classes)
         self._source_owners = class_matcher(tuple(self.model.source_owners))
         self._loggers = class_matcher(tuple(self.model.logger_classes))
@@ -274,6 +277,19 @@ class ModuleFacts:
 
     def is_result_class(self, dotted: str | None) -> bool:
         return dotted is not None and _matches(dotted, self._results)
+
+    def result(self, dotted: str) -> int:
+        """Labels of an instance of the result class `dotted`."""
+        return L.RESULT | (L.SAFE_STR if _matches(dotted, self._safe_strings) else L.NOTHING)
+
+    def source_method_result(self, method: str) -> int:
+        """Labels of what a source method returns, its class unknown: safe only if every
+        source method of that name returns a type with safe string forms."""
+        out = L.RESULT | L.SAFE_STR
+        for call, returns in self.model.source_calls.items():
+            if call.rpartition(".")[2] == method:
+                out &= self.result(returns)
+        return out
 
     def is_constructed_class(self, dotted: str | None) -> bool:
         """A result type built only by its factories (TW102, TW103, TW105)."""
@@ -321,8 +337,8 @@ class ModuleFacts:
         if isinstance(node, ast.Subscript):
             return self._generic(self.names.qualify(node.value), node.slice)
         dotted = self.names.qualify(node)
-        if self.is_result_class(dotted):
-            return L.RESULT
+        if dotted is not None and self.is_result_class(dotted):
+            return self.result(dotted)
         if self.is_artifact_class(dotted):
             return L.ARTIFACT
         if self.is_tool_class(dotted):
@@ -509,6 +525,9 @@ class ModuleFacts:
         return name in self.tool_methods and (info is None or info.is_tool)
 
 
+_SAFE = frozenset({"str", "format"})  # the string forms SAFE_STR stands for
+
+
 def _is_self_attribute(node: ast.expr) -> bool:
     return (
         isinstance(node, ast.Attribute)
@@ -526,7 +545,7 @@ def _local_bases(info: ClassInfo) -> Iterator[str]:
 def _container_of(inner: int, kind: int) -> int:
     out = inner & L.ARTIFACT
     if inner & (L.RESULT | L.RESULTS | L.MAPPING):
-        out |= kind
+        out |= kind | (inner & L.SAFE_STR)
     if inner & (L.TOOL | L.TOOLS):
         out |= L.TOOLS
     return out
