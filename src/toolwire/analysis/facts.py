@@ -262,10 +262,16 @@ class ModuleFacts:
         self._loggers = class_matcher(tuple(self.model.logger_classes))
         self.tool_methods = frozenset(config.tool_methods)
         self.tool_classes: set[str] = {*config.tool_bases, *known_tools}
-        self.wire_sinks: dict[str, list[CallSink]] = _by_target(config.wire_sinks)
-        self.egress_sinks = _by_target(config.egress_sinks)
-        self.state_sinks = _by_target(config.state_sinks)
-        self.html_sinks = _by_target(config.html_sinks)
+        packages = frozenset(
+            [
+                (module or "").partition(".")[0],
+                *(d.partition(".")[0] for d in self.names.aliases.values()),
+            ]
+        )
+        self.wire_sinks: dict[str, list[CallSink]] = _by_target(config.wire_sinks, packages)
+        self.egress_sinks = _by_target(config.egress_sinks, packages)
+        self.state_sinks = _by_target(config.state_sinks, packages)
+        self.html_sinks = _by_target(config.html_sinks, packages)
         self.message_sinks = config.message_sinks
         self.egress_message_sinks = config.egress_message_sinks
         self.return_sinks = class_matcher(config.return_sinks)
@@ -560,10 +566,12 @@ def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], 
     return any(dotted.startswith(p) and dotted.endswith(s) for p, s in loose)
 
 
-def _by_target(sinks: tuple[CallSink, ...]) -> dict[str, list[CallSink]]:
-    """Sinks by every name they are known by: as configured, and the definition's."""
+def _by_target(sinks: tuple[CallSink, ...], packages: frozenset[str]) -> dict[str, list[CallSink]]:
+    """Sinks by every name they are known by: as configured, and the definition's (read
+    from the package's source only for a module that imports from that package)."""
     table: dict[str, list[CallSink]] = {}
     for sink in sinks:
-        for target in sink.targets:
+        imported = sink.target.partition(".")[0] in packages
+        for target in sink.definitions() if imported else sink.targets:
             table.setdefault(target, []).append(sink)
     return table
