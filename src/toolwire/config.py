@@ -61,10 +61,24 @@ class CallSink:
     name: str | None = None
     spec: str = ""
     aliases: tuple[str, ...] = ()
+    # Where to find the definition's name, looked up only when a checked module imports
+    # from the target's package (`definitions()`): loading a config parses no framework.
+    roots: tuple[Path, ...] = ()
 
     @property
     def targets(self) -> tuple[str, ...]:
         return (self.target, *self.aliases)
+
+    def definitions(self) -> tuple[str, ...]:
+        """`targets`, plus the definition's name of a sink given by position and name."""
+        if not self.roots:
+            return self.targets
+        from toolwire.signatures import find_signature
+
+        signature = find_signature(self.target, self.roots)
+        if signature is None or signature.definition == self.target:
+            return self.targets
+        return (*self.targets, signature.definition)
 
     @property
     def label(self) -> str:
@@ -212,16 +226,16 @@ def parse_sink(
             key,
             f"{spec!r}: the parameter must be a position, a name, 'position=name' or '*=name'",
         )
-    if position == "*":  # keyword-only (a pydantic model's field): nothing to look up
-        return CallSink(target, name=name, spec=spec)
+    if position == "*":  # keyword-only (a pydantic model's field): matched by keyword
+        return CallSink(target, name=name, spec=spec, roots=tuple(roots))
+    if position:
+        return CallSink(target, index=int(position), name=name, spec=spec, roots=tuple(roots))
     from toolwire.signatures import find_signature  # only a sink given by name needs it
 
     signature = find_signature(target, roots)
     aliases: tuple[str, ...] = ()
     if signature is not None and signature.definition != target:
         aliases = (signature.definition,)
-    if position:
-        return CallSink(target, index=int(position), name=name, spec=spec, aliases=aliases)
     if signature is None or not signature.accepts(name):
         raise _unlocatable(path, key, target, name, spec, roots)
     index = signature.position(name)

@@ -224,3 +224,22 @@ def test_a_tool_shape_off_the_schema_is_an_error() -> None:
         _parse("x.toml", {"class-tools": [{"bases": ["a.B"], "methods": ["run"]}]})
     with pytest.raises(ModelError, match="`wire` is replace, under or factory"):
         _parse("x.toml", {"function-tools": [{"adapter": "a.c", "wire": "over"}]})
+
+
+def test_presets_load_without_reading_framework_sources() -> None:
+    from toolwire import signatures
+
+    signatures._signature.cache_clear()
+    config = config_from_table({"presets": ["langchain", "mcp", "pydantic-ai", "llamaindex"]})
+    assert signatures._signature.cache_info().misses == 0
+    # a module that imports from the package looks the definition's name up
+    source = "from langchain_core.messages.human import HumanMessage\n"
+    source += "from toolwire import ToolResult\n\n\n"
+    source += "def f(r: ToolResult) -> None:\n    HumanMessage(r)\n"
+    found = [(f.line, f.code) for f in check_source(source, "case.py", config)]
+    assert found == [(6, "TW201")]
+    assert signatures._signature.cache_info().misses > 0
+    # one that does not import from it reads nothing
+    signatures._signature.cache_clear()
+    check_source("import os\n\nos.getcwd()\n", "other.py", config)
+    assert signatures._signature.cache_info().misses == 0

@@ -254,15 +254,24 @@ class ModuleFacts:
         self._constructed = class_matcher(
             tuple(n for t in config.result_types if t.factories for n in t.names)
         )
+        self._safe_strings = class_matcher(
+            tuple(n for t in config.result_types if _SAFE <= t.safe_strings for n in t.names)
+        )
         self._artifacts = class_matcher(config.artifact_classes)
         self._source_owners = class_matcher(tuple(self.model.source_owners))
         self._loggers = class_matcher(tuple(self.model.logger_classes))
         self.tool_methods = frozenset(config.tool_methods)
         self.tool_classes: set[str] = {*config.tool_bases, *known_tools}
-        self.wire_sinks: dict[str, list[CallSink]] = _by_target(config.wire_sinks)
-        self.egress_sinks = _by_target(config.egress_sinks)
-        self.state_sinks = _by_target(config.state_sinks)
-        self.html_sinks = _by_target(config.html_sinks)
+        packages = frozenset(
+            [
+                (module or "").partition(".")[0],
+                *(d.partition(".")[0] for d in self.names.aliases.values()),
+            ]
+        )
+        self.wire_sinks: dict[str, list[CallSink]] = _by_target(config.wire_sinks, packages)
+        self.egress_sinks = _by_target(config.egress_sinks, packages)
+        self.state_sinks = _by_target(config.state_sinks, packages)
+        self.html_sinks = _by_target(config.html_sinks, packages)
         self.message_sinks = config.message_sinks
         self.egress_message_sinks = config.egress_message_sinks
         self._tree = tree
@@ -277,6 +286,19 @@ class ModuleFacts:
 
     def is_result_class(self, dotted: str | None) -> bool:
         return dotted is not None and _matches(dotted, self._results)
+
+    def result(self, dotted: str) -> int:
+        """Labels of an instance of the result class `dotted`."""
+        return L.RESULT | (L.SAFE_STR if _matches(dotted, self._safe_strings) else L.NOTHING)
+
+    def source_method_result(self, method: str) -> int:
+        """Labels of what a source method returns, its class unknown: safe only if every
+        source method of that name returns a type with safe string forms."""
+        out = L.RESULT | L.SAFE_STR
+        for call, returns in self.model.source_calls.items():
+            if call.rpartition(".")[2] == method:
+                out &= self.result(returns)
+        return out
 
     def is_constructed_class(self, dotted: str | None) -> bool:
         """A result type built only by its factories (TW102, TW103, TW105)."""
@@ -321,8 +343,8 @@ class ModuleFacts:
         if isinstance(node, ast.Subscript):
             return self._generic(self.names.qualify(node.value), node.slice)
         dotted = self.names.qualify(node)
-        if self.is_result_class(dotted):
-            return L.RESULT
+        if dotted is not None and self.is_result_class(dotted):
+            return self.result(dotted)
         if self.is_artifact_class(dotted):
             return L.ARTIFACT
         if self.is_tool_class(dotted):
@@ -703,6 +725,9 @@ def _literal_names(value: ast.expr | None) -> frozenset[str]:
     return frozenset(found)
 
 
+_SAFE = frozenset({"str", "format"})  # the string forms SAFE_STR stands for
+
+
 def _is_self_attribute(node: ast.expr) -> bool:
     return (
         isinstance(node, ast.Attribute)
@@ -720,7 +745,7 @@ def _local_bases(info: ClassInfo) -> Iterator[str]:
 def _container_of(inner: int, kind: int) -> int:
     out = inner & L.ARTIFACT
     if inner & (L.RESULT | L.RESULTS | L.MAPPING):
-        out |= kind
+        out |= kind | (inner & L.SAFE_STR)
     if inner & (L.TOOL | L.TOOLS):
         out |= L.TOOLS
     return out
@@ -735,10 +760,12 @@ def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], 
     return any(dotted.startswith(p) and dotted.endswith(s) for p, s in loose)
 
 
-def _by_target(sinks: tuple[CallSink, ...]) -> dict[str, list[CallSink]]:
-    """Sinks by every name they are known by: as configured, and the definition's."""
+def _by_target(sinks: tuple[CallSink, ...], packages: frozenset[str]) -> dict[str, list[CallSink]]:
+    """Sinks by every name they are known by: as configured, and the definition's (read
+    from the package's source only for a module that imports from that package)."""
     table: dict[str, list[CallSink]] = {}
     for sink in sinks:
-        for target in sink.targets:
+        imported = sink.target.partition(".")[0] in packages
+        for target in sink.definitions() if imported else sink.targets:
             table.setdefault(target, []).append(sink)
     return table

@@ -58,6 +58,35 @@ _STR_METHODS = frozenset(
 )
 
 
+# `isinstance(x, T)` with one of these proves x is not a single result: no result type
+# is (or derives from) a builtin container, a number or a string.
+_NOT_RESULTS = frozenset(
+    [
+        *(
+            f"builtins.{n}"
+            for n in (
+                "str",
+                "bytes",
+                "bytearray",
+                "int",
+                "float",
+                "complex",
+                "bool",
+                "dict",
+                "list",
+                "tuple",
+                "set",
+                "frozenset",
+            )
+        ),
+        *(
+            f"{m}.{n}"
+            for m in ("collections.abc", "typing")
+            for n in ("Sequence", "MutableSequence", "Mapping", "MutableMapping")
+        ),
+    ]
+)
+
 _UNBOUND = -1  # a name bound on no path (or deleted), hiding an enclosing binding
 
 
@@ -391,7 +420,17 @@ class Flow:
                 self._returns = _join(self._returns, labels)
             case ast.If(test=test, body=body, orelse=orelse):
                 self.expr(test)
-                self.branches([body, orelse])
+                narrowed, positive = self._narrowing(test)
+                if narrowed:
+                    then, other = (narrowed, ()) if positive else ((), narrowed)
+                    self.branches(
+                        [
+                            partial(self._narrowed, then, body),
+                            partial(self._narrowed, other, orelse),
+                        ]
+                    )
+                else:
+                    self.branches([body, orelse])
             case ast.While(test=test, body=body, orelse=orelse):
 
                 def rerun() -> None:
@@ -474,6 +513,40 @@ class Flow:
                 pass
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             self._dispatch(node)
+
+    def _narrowing(self, test: ast.expr) -> tuple[tuple[str, ...], bool]:
+        """Names that `test` proves are not a single result (`isinstance(x, str)`, also
+        under `and`), and whether that holds in the body (or, under `not`, the orelse)."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            names, positive = self._narrowing(test.operand)
+            return names, not positive
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+            found: list[str] = []
+            for value in test.values:
+                names, positive = self._narrowing(value)
+                if positive:
+                    found.extend(names)
+            return tuple(found), True
+        if (
+            isinstance(test, ast.Call)
+            and len(test.args) == 2
+            and not test.keywords
+            and isinstance(test.args[0], ast.Name)
+            and self.ctx.qualify(test.func) == "builtins.isinstance"
+        ):
+            kinds = test.args[1]
+            parts = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+            if parts and all(self.ctx.qualify(p) in _NOT_RESULTS for p in parts):
+                return (test.args[0].id,), True
+        return (), True
+
+    def _narrowed(self, names: tuple[str, ...], body: list[ast.stmt]) -> None:
+        env = self.ctx.scope.env
+        for name in names:
+            labels = env.lookup(name)
+            if labels != _UNBOUND and labels & L.RESULT:
+                env.set(name, labels & ~(L.RESULT | L.SAFE_STR) or L.OTHER)
+        self.block(body)
 
     def _case(self, case: ast.match_case, subject: int) -> None:
         self.bind_pattern(case.pattern, subject)
@@ -922,14 +995,17 @@ class Flow:
                     return self._expand(
                         node, node.args[at], node.args[at + 1 :], list(node.keywords)
                     )
-            if facts.is_result_class(dotted) or facts.is_result_class(dotted.rpartition(".")[0]):
-                return L.RESULT
+            if facts.is_result_class(dotted):
+                return facts.result(dotted)
+            factory_of = dotted.rpartition(".")[0]
+            if facts.is_result_class(factory_of):
+                return facts.result(factory_of)
             if facts.is_artifact_class(dotted) or facts.is_artifact_class(
                 dotted.rpartition(".")[0]
             ):
                 return L.ARTIFACT
             if facts.is_source_call(dotted):
-                return L.RESULT
+                return facts.result(facts.model.source_calls[dotted])
             if facts.is_source_owner(dotted):
                 return L.SOURCE_OWNER
             if facts.is_logger_class(dotted) or dotted in facts.model.logger_factories:
@@ -998,7 +1074,7 @@ class Flow:
             if receiver & L.TOOL and method in facts.tool_methods:
                 return L.RESULT
             if receiver & L.SOURCE_OWNER and method in facts.model.source_methods:
-                return L.RESULT
+                return facts.source_method_result(method)
             for owner in self._owner_classes(func.value, receiver):
                 if method in owner.returns:
                     return _declared(owner.returns[method], receiver | arguments)
@@ -1345,7 +1421,7 @@ def _declared(returns: int, inputs: int) -> int:
 def _container(inner: int, kind: int) -> int:
     out = (inner & (L.ARTIFACT | L.TOOLS)) | L.OTHER
     if inner & (L.RESULT | L.RESULTS | L.MAPPING):
-        out |= kind
+        out |= kind | (inner & L.SAFE_STR)
     if inner & L.TOOL:
         out |= L.TOOLS
     if inner & (L.CONTENT | L.DERIVED):

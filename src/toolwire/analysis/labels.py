@@ -29,11 +29,21 @@ def holds_result(labels: int) -> bool:
     return bool(labels & WHOLE)
 
 
+def stringifies_result(labels: int) -> bool:
+    """Does `str()` or `format()` of a value with `labels` make text of a result's
+    run-only fields? Not when it is a result of a type whose string forms are safe."""
+    return bool(labels & WHOLE) and labels & (WHOLE | SAFE_STR) != RESULT | SAFE_STR
+
+
+def _unsafe(labels: int) -> bool:
+    return bool(labels & WHOLE) and not labels & SAFE_STR
+
+
 def element_of(labels: int) -> int:
     """Labels of one element when iterating or indexing a value."""
     out = labels & ARTIFACT
     if labels & RESULTS:
-        out |= RESULT
+        out |= RESULT | (labels & SAFE_STR)
     if labels & TOOLS:
         out |= TOOL
     out = out or OTHER
@@ -55,11 +65,16 @@ def derived(labels: int) -> int:
 # a known shape (`ELEMENTS`, for `[(c.id, tool.execute(c)) ...]`, `enumerate(...)`,
 # `zip(...)`, `.items()`). Position fields are valid only when their flag is set, and
 # `join` drops them when only one side has them, so a path without a shape is never lost.
-BASE = (1 << 13) - 1
-TUPLE = 1 << 13
-ELEMENTS = 1 << 14
+# With WHOLE: every result the value may be or hold is of a type with a safe `str()` and
+# `format()` (`safe-strings` in the model), so they make text of only its wire field.
+# In BASE so that it rides into tuple positions; `join` keeps it only when both sides
+# that hold a result have it.
+SAFE_STR = 1 << 13
+BASE = (1 << 14) - 1
+TUPLE = 1 << 14
+ELEMENTS = 1 << 15
 POSITIONS = 4
-_WIDTH = 13
+_WIDTH = 14
 _OWN = 16
 _EACH = _OWN + POSITIONS * _WIDTH
 _FIELDS = (1 << (POSITIONS * _WIDTH)) - 1
@@ -71,6 +86,8 @@ def join(a: int, b: int) -> int:
     """Labels of a value computed one way or the other."""
     out = a | b
     differ = a ^ b
+    if differ & SAFE_STR and (_unsafe(a) or _unsafe(b)):
+        out &= ~SAFE_STR
     if differ & TUPLE:
         out &= ~(TUPLE | _OWN_FIELDS)
     if differ & ELEMENTS:

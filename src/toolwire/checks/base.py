@@ -120,6 +120,11 @@ def holds_result(ctx: Context, node: ast.expr) -> bool:
     return L.holds_result(ctx.labels(node))
 
 
+def stringifies_result(ctx: Context, node: ast.expr) -> bool:
+    """`str()` or `format()` of `node` makes text of a result's run-only fields."""
+    return L.stringifies_result(ctx.labels(node))
+
+
 def holder(ctx: Context, node: ast.expr) -> str:
     """`ToolResult r` or `rs, which holds ToolResults`, for messages."""
     if ctx.labels(node) & L.RESULT:

@@ -4,8 +4,19 @@ import ast
 
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
-from toolwire.checks.base import Check, egress_payloads, holder, holds_result, returns_to_wire
+from toolwire.checks.base import (
+    Check,
+    egress_payloads,
+    holder,
+    holds_result,
+    returns_to_wire,
+    stringifies_result,
+)
 from toolwire.messages import message
+
+# The string forms a result type's `safe-strings` may make safe (labels.SAFE_STR).
+_SAFE_FORMS = frozenset({"str", "format"})
+_SAFE_METHODS = frozenset({"__str__", "__format__"})
 
 
 class ResultStringified(Check):
@@ -16,7 +27,12 @@ class ResultStringified(Check):
         func = node.func
         model = ctx.facts.model
         conversion = model.stringifiers.get(ctx.qualify(func) or "")
-        if conversion and node.args and holds_result(ctx, node.args[0]):
+        safe = conversion in _SAFE_FORMS
+        if (
+            conversion
+            and node.args
+            and (stringifies_result if safe else holds_result)(ctx, node.args[0])
+        ):
             value = node.args[0]
             fix = None
             if conversion == "str" and len(node.args) == 1 and ctx.labels(value) == L.RESULT:
@@ -30,7 +46,9 @@ class ResultStringified(Check):
         elif (
             isinstance(func, ast.Attribute)
             and func.attr in model.string_methods
-            and holds_result(ctx, func.value)
+            and (stringifies_result if func.attr in _SAFE_METHODS else holds_result)(
+                ctx, func.value
+            )
         ):
             shown = holder(ctx, func.value)
             self.report(ctx, node, message(self.code, "call", call=f".{func.attr}", value=shown))

@@ -4,8 +4,10 @@ import ast
 
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
-from toolwire.checks.base import Check, holder, holds_result
+from toolwire.checks.base import Check, holder, holds_result, stringifies_result
 from toolwire.messages import message
+
+_REPR = frozenset({ord("r"), ord("a")})  # `!r` and `!a` are repr, whatever `format` does
 
 
 class ResultFormatted(Check):
@@ -13,7 +15,9 @@ class ResultFormatted(Check):
 
     def visit_JoinedStr(self, node: ast.JoinedStr, ctx: Context) -> None:
         for part in node.values:
-            if isinstance(part, ast.FormattedValue) and holds_result(ctx, part.value):
+            if isinstance(part, ast.FormattedValue) and (
+                holds_result if part.conversion in _REPR else stringifies_result
+            )(ctx, part.value):
                 self._report(ctx, node, "f-string", part.value)
                 return
 
@@ -57,8 +61,15 @@ class ResultFormatted(Check):
             return
         if func.attr == "join":
             arguments = arguments[:1]
+        # `"{}".format(x)` is `format(x)`; a template that may say `!r` is not judged safe
+        template = func.value
+        safe = (
+            func.attr == "format"
+            and isinstance(template, ast.Constant)
+            and "!" not in str(template.value)
+        )
         for argument in arguments:
-            if holds_result(ctx, argument):
+            if (stringifies_result if safe else holds_result)(ctx, argument):
                 self._report(ctx, node, f"str.{func.attr}()", argument)
                 return
 

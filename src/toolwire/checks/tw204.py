@@ -4,7 +4,7 @@ import ast
 
 from toolwire.analysis import labels as L
 from toolwire.analysis.flow import Context
-from toolwire.checks.base import Check, holder, holds_result
+from toolwire.checks.base import Check, holder, holds_result, stringifies_result
 from toolwire.messages import message
 
 
@@ -15,9 +15,11 @@ class ResultPrintedOrLogged(Check):
         kind = _kind(node, ctx)
         if kind is None:
             return
+        # a printer writes `str()` of each argument; a logger's format may say `%r`
+        judge = stringifies_result if kind == "print" else holds_result
         for argument in [*node.args, *(k.value for k in node.keywords)]:
             value = argument.value if isinstance(argument, ast.Starred) else argument
-            if holds_result(ctx, value):
+            if judge(ctx, value):
                 shown = holder(ctx, value)
                 self.report(ctx, node, message(self.code, "call", call=kind, value=shown))
                 return

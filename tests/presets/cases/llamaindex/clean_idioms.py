@@ -1,5 +1,4 @@
 """Idiomatic LlamaIndex: `str(output)` and `output.content` are the model's text."""
-# xfail syntax: `safe-strings` (str and format of a ToolOutput) are not read yet
 
 from llama_index.core.llms import ChatMessage
 from llama_index.core.tools import FunctionTool, ToolOutput
