@@ -33,6 +33,7 @@ _LISTS = (
     "state-sinks",
     "html-sinks",
     "serialiser-methods",
+    "content-and-artifact",
 )
 _TABLES = ("result-types", "artifact-types", "sources", "class-tools", "function-tools")
 STRING_FORMS = frozenset({"str", "repr", "format", "model_dump"})
@@ -158,6 +159,7 @@ class Model:
     state_sinks: tuple[str, ...] = ()
     html_sinks: tuple[str, ...] = ()
     serialiser_methods: tuple[str, ...] = ()
+    content_and_artifact: tuple[str, ...] = ()  # `keyword=value`: the tool returns a pair
     class_tools: tuple[ClassShape, ...] = ()
     function_tools: tuple[FunctionShape, ...] = ()
 

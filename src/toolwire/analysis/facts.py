@@ -498,11 +498,55 @@ class ModuleFacts:
 
     def returns_to_wire(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None, value: ast.expr
+    ) -> ast.expr | None:
+        """The part of what `node` returns (`value`) that a framework sends, or None.
+
+        It is sent when `node` is a tool of one of the presets' shapes (`[[function-tools]]`,
+        `[[class-tools]]`), not wrapped by a toolwire adapter, and `value` is not one of the
+        framework's own result types (the framework sends only their wire field). A tool
+        set up as `content-and-artifact` returns a pair: only its first item is sent."""
+        if not self._sends(node, cls, value):
+            return None
+        if not self._pairs(node, cls):
+            return value
+        if isinstance(value, ast.Tuple) and value.elts:
+            return value.elts[0]
+        return None  # a pair built elsewhere: which part is which is not known here
+
+    def _pairs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None) -> bool:
+        """Is the tool set up to return (content, artifact)? By a decorator keyword
+        (`@tool(response_format="content_and_artifact")`) or a class attribute."""
+        wanted = self._shapes.pairs
+        if not wanted:
+            return False
+        for decorator in node.decorator_list:
+            if isinstance(decorator, ast.Call):
+                for keyword in decorator.keywords:
+                    if any(
+                        keyword.arg == k
+                        and isinstance(keyword.value, ast.Constant)
+                        and keyword.value.value == v
+                        for k, v in wanted
+                    ):
+                        return True
+        for statement in cls.node.body if cls is not None else ():
+            target: ast.expr | None = None
+            given: ast.expr | None = None
+            if isinstance(statement, ast.AnnAssign):
+                target, given = statement.target, statement.value
+            elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                target, given = statement.targets[0], statement.value
+            if (
+                isinstance(target, ast.Name)
+                and isinstance(given, ast.Constant)
+                and any(target.id == k and given.value == v for k, v in wanted)
+            ):
+                return True
+        return False
+
+    def _sends(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None, value: ast.expr
     ) -> bool:
-        """What `node` returns (`value`) is what a framework sends: it is a tool of one of
-        the presets' shapes (`[[function-tools]]`, `[[class-tools]]`), not wrapped by a
-        toolwire adapter, and `value` is not one of the framework's own result types
-        (the framework sends only their wire field)."""
         shapes = self._shapes
         if not shapes.any:
             return False
@@ -662,6 +706,7 @@ class _ToolShapes:
     factory_keywords: frozenset[str]
     adapters: Matcher  # toolwire's adapters: a tool under one returns a ToolResult
     native: Matcher  # the presets' own result types, which their tools may return
+    pairs: tuple[tuple[str, str], ...]  # `content-and-artifact` (keyword, value)
 
     @property
     def any(self) -> bool:
@@ -696,6 +741,7 @@ def _tool_shapes(model: Model) -> _ToolShapes:
         frozenset(k for f in functions for k in f.factory_keywords),
         class_matcher(tuple(f.adapter for f in functions)),
         class_matcher(tuple(n for t in model.result_types if t.framework for n in t.names)),
+        tuple((k, v) for k, _, v in (p.partition("=") for p in model.content_and_artifact)),
     )
 
 

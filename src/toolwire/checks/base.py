@@ -140,10 +140,11 @@ def egress_payloads(node: ast.Call | ast.Dict, ctx: Context) -> Iterator[tuple[s
         yield from message_sink_payloads(node, ctx, ctx.facts.egress_message_sinks)
 
 
-def returns_to_wire(ctx: Context, value: ast.expr) -> bool:
-    """Does the framework send `value`, returned by the function being interpreted?"""
+def returns_to_wire(ctx: Context, value: ast.expr) -> ast.expr | None:
+    """The part of `value`, returned by the function being interpreted, that its
+    framework sends (None: nothing of it is sent)."""
     scope = ctx.scope
     node = scope.node
     if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-        return False
+        return None
     return ctx.facts.returns_to_wire(node, scope.cls, value)

@@ -64,5 +64,8 @@ class ResultStringified(Check):
 
     def visit_Return(self, node: ast.Return, ctx: Context) -> None:
         value = node.value
-        if value is not None and holds_result(ctx, value) and returns_to_wire(ctx, value):
-            self.report(ctx, value, message(self.code, "returns", value=holder(ctx, value)))
+        if value is None or not holds_result(ctx, value):
+            return
+        sent = returns_to_wire(ctx, value)
+        if sent is not None and holds_result(ctx, sent):
+            self.report(ctx, sent, message(self.code, "returns", value=holder(ctx, sent)))

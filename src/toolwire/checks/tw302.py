@@ -22,5 +22,8 @@ class ArtifactOnWire(Check):
 
     def visit_Return(self, node: ast.Return, ctx: Context) -> None:
         value = node.value
-        if value is not None and ctx.labels(value) & L.ARTIFACT and returns_to_wire(ctx, value):
-            self.report(ctx, value, message(self.code, "returns", value=ctx.describe(value)))
+        if value is None or not ctx.labels(value) & L.ARTIFACT:
+            return
+        sent = returns_to_wire(ctx, value)
+        if sent is not None and ctx.labels(sent) & L.ARTIFACT:
+            self.report(ctx, sent, message(self.code, "returns", value=ctx.describe(sent)))
