@@ -20,6 +20,7 @@ _OTHER_KEYS = frozenset({"description"})
 _LISTS = (
     "stringifiers",
     "string-methods",
+    "str-methods",
     "formatters",
     "serialisers",
     "serialiser-attributes",
@@ -146,6 +147,7 @@ class Model:
     sources: tuple[Source, ...] = ()
     stringifiers: tuple[str, ...] = ()
     string_methods: tuple[str, ...] = ()
+    str_methods: tuple[str, ...] = ()
     formatters: tuple[str, ...] = ()
     serialisers: tuple[str, ...] = ()
     serialiser_attributes: tuple[str, ...] = ()
@@ -402,6 +404,7 @@ class Index:
 
     stringifiers: dict[str, str]  # dotted name -> the name shown (`str`)
     string_methods: frozenset[str]
+    str_methods: frozenset[str]  # `startswith`, ...: what a result lacks that a str has
     formatter_methods: frozenset[str]  # `format`, `format_map`, `join`
     percent: bool  # `%` formats (builtins.str.__mod__)
     concat: bool  # `+` (builtins.str.__add__)
@@ -426,12 +429,17 @@ def _shown(name: str) -> str:
     return f"pickle.{name[8:]}" if name.startswith("_pickle.") else name
 
 
+def _fields(result: ResultType) -> tuple[str, ...]:
+    return (result.wire, *result.run_only, *result.barriers, *result.factories)
+
+
 @cache
 def index(model: Model) -> Index:
     owners = {s.call.rpartition(".")[0] for s in model.sources}
     return Index(
         {n: _shown(n) for n in model.stringifiers},
         frozenset(model.string_methods),
+        frozenset(model.str_methods).difference(*(_fields(t) for t in model.result_types)),
         model.formatter_methods,
         "builtins.str.__mod__" in model.formatters,
         "builtins.str.__add__" in model.formatters,

@@ -32,7 +32,6 @@ class Prefilter:
     tools: re.Pattern[bytes] | None
     tool_extra: tuple[bytes, ...]
     sinks: re.Pattern[str] | None
-    stringify: re.Pattern[str]
     sources: re.Pattern[str]
     names: frozenset[str]  # known tool classes, when there are too many for one regex
 
@@ -79,7 +78,6 @@ class Prefilter:
             tools=re.compile("|".join(parts).encode()) if parts else None,
             tool_extra=(b"str", *(r.encode() for r in results)),
             sinks=re.compile("|".join(sink_parts)) if sink_parts else None,
-            stringify=re.compile(r"str\s*\("),
             sources=re.compile("|".join(source_parts) or r"(?!)"),
             names=known if len(known) > _FEW else frozenset(),
         )
@@ -95,13 +93,12 @@ class Prefilter:
         )
 
     def may_rewire(self, data: bytes | str) -> bool:
-        """wire-content: a sink is named, or `str(` meets something that can be a result."""
+        """wire-content: a sink is named, or something that can be a result, which may be
+        rewritten (`str(`) or left for review (used as text)."""
         # The patterns are ASCII, so latin-1 never fails on bytes and never lies.
         text = data.decode("latin-1") if isinstance(data, bytes) else data
         if self.sinks is not None and self.sinks.search(text):
             return True
-        if not self.stringify.search(text):
-            return False
         if self.sources.search(text):
             return True
         return bool(self.names) and not self.names.isdisjoint(_IDENTIFIER.findall(text))

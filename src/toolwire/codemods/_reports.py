@@ -10,7 +10,11 @@ from toolwire.findings import Finding
 __all__ = ["FIX", "REVIEW_CODES", "MethodEvent", "Span", "ToolReturnsReport", "split_findings"]
 
 FIX = "wire-content"
-REVIEW_CODES = frozenset({"TW301", "TW302"})
+# Without a fix, these are left for a person: an unproven sink payload (TW301, TW302), and
+# a result used as text that the rewrite cannot settle and that raises or leaks once the
+# tool returns a ToolResult (TW106 a str method; TW201-TW204 stringified, formatted,
+# serialised, printed or logged).
+REVIEW_CODES = frozenset({"TW106", "TW201", "TW202", "TW203", "TW204", "TW301", "TW302"})
 Span = tuple[int, int, int, int]  # 1-based line/column, end exclusive (as in Finding)
 
 

@@ -153,7 +153,8 @@ class Summary:
         review = self.items("review")
         if review:
             lines.append(
-                f"left for review: {_n(len(review), 'sink payload')} the analysis cannot prove:"
+                f"left for review: {_n(len(review), 'place')} the migration cannot settle "
+                "(unchanged):"
             )
             lines += [f"  {f.as_text()}" for f in review]
         left = self.items("left")
@@ -447,7 +448,7 @@ def _wire_content(
 ) -> tuple[str, ast.Module | None]:
     # The migration rewrites whatever the analysis can prove, whatever select/ignore say;
     # only the checks that carry its fixes or its review list need to run.
-    config = task.config.with_overrides(select=("TW201", *sorted(REVIEW_CODES)), ignore=())
+    config = task.config.with_overrides(select=tuple(sorted(REVIEW_CODES)), ignore=())
     module = module_name(task.path, config)
     lines = text.splitlines()
     with warnings.catch_warnings():
