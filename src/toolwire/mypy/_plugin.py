@@ -375,10 +375,22 @@ class ToolwirePlugin(Plugin):
 
     # -- guarded adapters ------------------------------------------------------------------
 
+    def _guarded(
+        self,
+        api: CheckerPluginInterface | SemanticAnalyzerPluginInterface,
+        context: Context,
+        run: Callable[[], None],
+    ) -> None:
+        """Runs `run`; a crash is reported once at `context`, never raised into mypy."""
+        try:
+            self._resolve()
+            run()
+        except Exception as exc:
+            self._crashed(api, context, exc)
+
     def _call_hook(self, checks: list[CallCheck]) -> _Hook:
         def hook(ctx: _AnyCtx) -> Type:
-            try:
-                self._resolve()
+            def run() -> None:
                 call = Call(
                     ctx.args,
                     ctx.arg_types,
@@ -389,44 +401,37 @@ class ToolwirePlugin(Plugin):
                 )
                 for check in checks:
                     check(call)
-            except Exception as exc:
-                self._crashed(ctx.api, ctx.context, exc)
+
+            self._guarded(ctx.api, ctx.context, run)
             return ctx.default_return_type
 
         return hook
 
     def _value_hook(self, checks: list[ValueCheck]) -> Callable[[MethodContext], Type]:
         def hook(ctx: MethodContext) -> Type:
-            try:
-                self._resolve()
-                for check in checks:
-                    check(ctx.api, ctx.context, ctx.type)
-            except Exception as exc:
-                self._crashed(ctx.api, ctx.context, exc)
+            self._guarded(
+                ctx.api, ctx.context, lambda: _each(checks, ctx.api, ctx.context, ctx.type)
+            )
             return ctx.default_return_type
 
         return hook
 
     def _attribute_hook(self, checks: list[ValueCheck]) -> Callable[[AttributeContext], Type]:
         def hook(ctx: AttributeContext) -> Type:
-            try:
-                self._resolve()
-                for check in checks:
-                    check(ctx.api, ctx.context, ctx.type)
-            except Exception as exc:
-                self._crashed(ctx.api, ctx.context, exc)
+            self._guarded(
+                ctx.api, ctx.context, lambda: _each(checks, ctx.api, ctx.context, ctx.type)
+            )
             return ctx.default_attr_type
 
         return hook
 
     def _class_hook(self, checks: list[ClassCheck]) -> Callable[[ClassDefContext], None]:
         def hook(ctx: ClassDefContext) -> None:
-            try:
-                self._resolve()
+            def run() -> None:
                 for check in checks:
                     check(ctx)
-            except Exception as exc:
-                self._crashed(ctx.api, ctx.cls, exc)
+
+            self._guarded(ctx.api, ctx.cls, run)
 
         return hook
 
@@ -466,3 +471,10 @@ class ToolwirePlugin(Plugin):
             api.note(text, context)
         else:
             api.fail(text, context)
+
+
+def _each(
+    checks: list[ValueCheck], api: CheckerPluginInterface, context: Context, typ: Type | None
+) -> None:
+    for check in checks:
+        check(api, context, typ)
