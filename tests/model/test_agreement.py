@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.frontends.frontend_helpers import toolwire_command
 from toolwire.config import load_config
 from toolwire.model import load_model
 
@@ -215,14 +215,6 @@ LIMITS: dict[str, str] = {
 }
 
 
-def _toolwire() -> list[str]:
-    script = Path(sys.executable).with_name("toolwire")
-    if script.is_file():
-        return [str(script)]
-    found = shutil.which("toolwire")
-    return [found] if found else [sys.executable, "-m", "toolwire.cli"]
-
-
 def _module(case: Case, kind: str) -> str:
     safe = "".join(c if c.isalnum() else "_" for c in case.id)
     return f"cases/{safe}_{kind}.py"
@@ -244,7 +236,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Results:
     config = make_project(root, modules, table=TABLE)
     load_config(root / "pyproject.toml")  # the table itself loads
     done = subprocess.run(
-        [*_toolwire(), "check", "--format", "json", "--exit-zero", "cases"],
+        [*toolwire_command(), "check", "--format", "json", "--exit-zero", "cases"],
         cwd=root,
         capture_output=True,
         text=True,

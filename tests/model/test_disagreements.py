@@ -20,7 +20,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "mypy"))
 sys.path.insert(0, str(HERE))
 from mypy_harness import expected_in, make_project, run_mypy  # noqa: E402
-from test_agreement import _toolwire  # noqa: E402
+
+from tests.frontends.frontend_helpers import toolwire_command  # noqa: E402
 
 SOURCE = """\
 from __future__ import annotations
@@ -52,7 +53,7 @@ def found(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[int,
     root = tmp_path_factory.mktemp("disagreements")
     config = make_project(root, {"rows.py": SOURCE}, table=TABLE)
     done = subprocess.run(
-        [*_toolwire(), "check", "--format", "json", "--exit-zero", "rows.py"],
+        [*toolwire_command(), "check", "--format", "json", "--exit-zero", "rows.py"],
         cwd=root,
         capture_output=True,
         text=True,

@@ -9,10 +9,7 @@ case must give exactly its `# expect:` (line, code) multiset, a clean one nothin
 from __future__ import annotations
 
 import json
-import re
-import shutil
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -20,22 +17,19 @@ from pathlib import Path
 import pytest
 from preset_cases import PRESETS, Case, all_cases, cases, docs_cases
 
+from tests.frontends.frontend_helpers import (
+    assert_no_traceback,
+    run_flake8,
+    text_findings,
+    toolwire_command,
+)
 from tests.mypy.mypy_harness import run_mypy
 
 Found = dict[str, Counter[tuple[int, str]]]
-FLAKE8_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>TW\d{3}) ")
 CASES = all_cases()
 SYNTAX = [case for case in CASES if "syntax" in case.layers]
 MYPY = [case for case in CASES if "mypy" in case.layers]
 MYPY_TABLE = '[tool.mypy]\nplugins = ["toolwire.mypy"]\n'
-
-
-def _toolwire() -> list[str]:
-    script = Path(sys.executable).with_name("toolwire")
-    if script.is_file():
-        return [str(script)]
-    found = shutil.which("toolwire")
-    return [found] if found else [sys.executable, "-m", "toolwire.cli"]
 
 
 def _module(case: Case) -> str:
@@ -72,7 +66,7 @@ def cli_found(projects: dict[str, Path]) -> dict[str, Found]:
     out = {}
     for preset, root in projects.items():
         result = subprocess.run(
-            [*_toolwire(), "check", "--format", "json", "cases"],
+            [*toolwire_command(), "check", "--format", "json", "cases"],
             cwd=root,
             capture_output=True,
             text=True,
@@ -91,20 +85,10 @@ def cli_found(projects: dict[str, Path]) -> dict[str, Found]:
 def flake8_found(projects: dict[str, Path]) -> dict[str, Found]:
     out = {}
     for preset, root in projects.items():
-        result = subprocess.run(
-            [sys.executable, "-m", "flake8", "--isolated", "--select", "TW", "cases"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert "Traceback" not in result.stderr, result.stderr
+        result = run_flake8(["--select", "TW", "cases"], root)
+        assert_no_traceback(result)
         assert result.returncode in (0, 1), result.stderr
-        rows = []
-        for line in result.stdout.splitlines():
-            match = FLAKE8_LINE.match(line)
-            assert match, f"unexpected flake8 output: {line!r}"
-            rows.append((match["path"], int(match["line"]), match["code"]))
+        rows = [(path, line, code) for path, line, _, code in text_findings(result.stdout)]
         out[preset] = _rows_by_case(preset, rows)
     return out
 

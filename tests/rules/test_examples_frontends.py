@@ -7,10 +7,7 @@ example must give exactly the `# expect:` (line, code) multiset; a clean one not
 from __future__ import annotations
 
 import json
-import re
-import shutil
 import subprocess
-import sys
 import tomllib
 from collections import Counter
 from collections.abc import Iterable
@@ -19,22 +16,19 @@ from pathlib import Path
 import pytest
 from rule_examples import Case, CaseSpec, cases, materialise_all
 
+from tests.frontends.frontend_helpers import (
+    assert_no_traceback,
+    run_flake8,
+    text_findings,
+    toolwire_command,
+)
 from toolwire.config import load_config
 from toolwire.engine import check_source, module_name
 
 SPECS = cases(("flagged", "clean"), "syntax")
 IDS = [spec.id for spec in SPECS]
-FLAKE8_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>TW\d{3}) ")
 
 Found = dict[str, Counter[tuple[int, str]]]
-
-
-def _toolwire() -> list[str]:
-    script = Path(sys.executable).with_name("toolwire")
-    if script.is_file():
-        return [str(script)]
-    found = shutil.which("toolwire")
-    return [found] if found else [sys.executable, "-m", "toolwire.cli"]
 
 
 @pytest.fixture(scope="module")
@@ -58,20 +52,10 @@ def _by_case(base: Path, rows: Iterable[tuple[str, int, str]], cases: dict[str, 
 def flake8_found(materialised: tuple[Path, dict[str, Case]]) -> Found:
     base, cases = materialised
     files = [str(case.file.relative_to(base)) for case in cases.values()]
-    result = subprocess.run(
-        [sys.executable, "-m", "flake8", "--isolated", "--select", "TW", *files],
-        cwd=base,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert "Traceback" not in result.stderr, result.stderr
+    result = run_flake8(["--select", "TW", *files], base)
+    assert_no_traceback(result)
     assert result.returncode in (0, 1), result.stderr
-    rows = []
-    for line in result.stdout.splitlines():
-        match = FLAKE8_LINE.match(line)
-        assert match, f"unexpected flake8 output: {line!r}"
-        rows.append((match["path"], int(match["line"]), match["code"]))
+    rows = [(path, line, code) for path, line, _, code in text_findings(result.stdout)]
     return _by_case(base, rows, cases)
 
 
@@ -80,7 +64,7 @@ def cli_found(materialised: tuple[Path, dict[str, Case]]) -> Found:
     base, cases = materialised
     files = [str(case.file.relative_to(base)) for case in cases.values()]
     result = subprocess.run(
-        [*_toolwire(), "check", "--format", "json", *files],
+        [*toolwire_command(), "check", "--format", "json", *files],
         cwd=base,
         capture_output=True,
         text=True,
