@@ -197,22 +197,32 @@ def module_name(path: Path, config: Config) -> str | None:
     """Dotted module name of `path`, relative to the project root or its `src/`."""
     if config.source is None:
         return None
-    root = _project_root(config.source)
-    # Resolving costs a system call per path component; try the plain absolute path first.
-    for candidate in (Path(os.path.abspath(path)), None):
-        where = candidate if candidate is not None else path.resolve()
-        for base in (root / "src", root):
-            try:
-                relative = where.relative_to(base)
-            except ValueError:
-                continue
-            parts = list(relative.with_suffix("").parts)
-            if parts and parts[-1] == "__init__":
-                parts.pop()
-            if parts and all(p.isidentifier() for p in parts):
-                return ".".join(parts)
-            return None
+    bases = _bases(config.source)
+    # Strings, not PurePath: this runs once per file. Resolving costs a system call per
+    # path component, so the plain absolute path is tried first.
+    absolute = os.path.abspath(path)
+    for where in (absolute, None):
+        if where is None:
+            where = os.path.realpath(path)
+            if where == absolute:
+                break
+        for base in bases:
+            if where.startswith(base):
+                parts = where[len(base) :].split(os.sep)
+                name, dot, _ = parts[-1].rpartition(".")
+                parts[-1] = name if dot else parts[-1]
+                if parts and parts[-1] == "__init__":
+                    parts.pop()
+                if parts and all(p.isidentifier() for p in parts):
+                    return ".".join(parts)
+                return None
     return None
+
+
+@functools.cache
+def _bases(source: Path) -> tuple[str, str]:
+    root = str(_project_root(source)).rstrip(os.sep)
+    return (root + os.sep + "src" + os.sep, root + os.sep)
 
 
 @functools.cache
@@ -260,7 +270,7 @@ class Project:
         from toolwire.analysis.modules import Graph, markers, scan
 
         self._units: dict[str, Unit] = {}
-        scans = {}
+        texts: dict[str, bytes] = {}
         twice = set()
         for unit in units:
             if unit.module is None:
@@ -269,13 +279,18 @@ class Project:
                 twice.add(unit.module)  # two files, one module name: neither is linked
                 continue
             try:
-                data = Path(unit.path).read_bytes()
+                texts[unit.module] = Path(unit.path).read_bytes()
             except OSError:
                 continue
             self._units[unit.module] = unit
-            scans[unit.module] = scan(data, unit.module, markers(unit.config))
         for module in twice:
-            del self._units[module], scans[module]
+            del self._units[module], texts[module]
+        # Linking starts from the modules whose text may hold a result: with none, there
+        # is nothing to link and no import to read.
+        if not any(markers(self._units[m].config).found(data) for m, data in texts.items()):
+            self._units.clear()
+            texts.clear()
+        scans = {m: scan(data, m, markers(self._units[m].config)) for m, data in texts.items()}
         self.graph: Graph = Graph(scans)
         self._done: dict[str, list[Finding]] = {}
         self._exports: dict[str, Exports] = {}

@@ -18,10 +18,12 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from toolwire.findings import Finding, unreadable
+
+if TYPE_CHECKING:
+    import pathspec
 
 STDIN = "-"
 SUFFIXES = (".py", ".pyi")
@@ -70,6 +72,8 @@ def _load_ignore(directory: Path, name: str = ".gitignore") -> _Ignore | None:
         text = candidate.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
+    import pathspec  # only a tree with an ignore file pays for it
+
     spec = pathspec.GitIgnoreSpec.from_lines(text.splitlines())
     return _Ignore(directory, spec) if spec.patterns else None
 
@@ -106,6 +110,8 @@ def _without_patterns_matching(ignore: _Ignore, directory: Path) -> _Ignore:
     kept = [p for p in ignore.spec.patterns if not p.match_file(relative)]
     if len(kept) == len(ignore.spec.patterns):
         return ignore
+    import pathspec
+
     return _Ignore(ignore.base, pathspec.GitIgnoreSpec(kept))
 
 

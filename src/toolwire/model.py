@@ -12,7 +12,7 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, Literal, cast
 
 # A preset's one-line description is not egress data.
@@ -194,17 +194,20 @@ class Model:
 
 # -- reading ---------------------------------------------------------------------------------
 
+# The package's own data files sit beside it (an installed wheel is unpacked); this
+# spares every run importlib.resources and its imports.
+_PACKAGE = Path(__file__).resolve().parent
+
 
 def _read(folder: str | None, name: str) -> dict[str, Any]:
-    root = resources.files("toolwire")
-    file = root.joinpath(folder).joinpath(name) if folder else root.joinpath(name)
+    file = _PACKAGE / folder / name if folder else _PACKAGE / name
     return tomllib.loads(file.read_text(encoding="utf-8"))
 
 
 @cache
 def preset_names() -> tuple[str, ...]:
     """The shipped presets, without reading them."""
-    folder = resources.files("toolwire").joinpath("presets")
+    folder = _PACKAGE / "presets"
     return tuple(sorted(f.name[:-5] for f in folder.iterdir() if f.name.endswith(".toml")))
 
 

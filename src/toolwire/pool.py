@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
-from toolwire import writes
 from toolwire.engine import batch_gc
 
 if TYPE_CHECKING:
@@ -31,6 +30,8 @@ def _no_progress(done: int) -> None:
 
 
 def _init_worker(parent: int) -> None:
+    from toolwire import writes  # only workers need it
+
     writes.guard_parent(parent)
     batch_gc()
 

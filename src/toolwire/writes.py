@@ -20,7 +20,6 @@ import contextlib
 import errno
 import os
 import re
-import secrets
 import stat
 from pathlib import Path
 
@@ -96,7 +95,7 @@ def create_file(path: Path, data: bytes) -> None:
     temp: Path | None = None
     fd = _open_unnamed(directory)
     if fd is None:
-        temp = directory / f".{path.name}.toolwire-{os.getpid()}-{secrets.token_hex(4)}"
+        temp = directory / f".{path.name}.toolwire-{os.getpid()}-{os.urandom(4).hex()}"
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     try:
         os.fchmod(fd, 0o666 & ~umask)
@@ -144,7 +143,7 @@ def _replace_atomically(
     temp: Path | None = None
     fd = _open_unnamed(directory)
     if fd is None:
-        temp = directory / f".{target.name}.toolwire-{os.getpid()}-{secrets.token_hex(4)}"
+        temp = directory / f".{target.name}.toolwire-{os.getpid()}-{os.urandom(4).hex()}"
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     try:
         try:
@@ -161,7 +160,7 @@ def _replace_atomically(
         if expected is not None and _still_holds(target, info, expected) is False:
             raise ChangedOnDisk(str(target))
         if temp is None:
-            temp = directory / f".{target.name}.toolwire-{os.getpid()}-{secrets.token_hex(4)}"
+            temp = directory / f".{target.name}.toolwire-{os.getpid()}-{os.urandom(4).hex()}"
             _link_unnamed(fd, temp)
         os.replace(temp, target)
         temp = None

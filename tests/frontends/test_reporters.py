@@ -14,7 +14,7 @@ from frontend_helpers import BROKEN, LEAK, run_toolwire, write
 
 from toolwire.catalog import catalog
 from toolwire.findings import Finding
-from toolwire.reporters import REPORTERS, Report, RunError
+from toolwire.reporters import Report, RunError, reporter
 from toolwire.reporters.github import annotation, escape_data, escape_property
 
 SYNTHETIC = Report(
@@ -31,7 +31,7 @@ SYNTHETIC = Report(
 
 def _render(fmt: str, report: Report = SYNTHETIC) -> tuple[str, str]:
     out, err = io.StringIO(), io.StringIO()
-    REPORTERS[fmt](report, out, err)
+    reporter(fmt)(report, out, err)
     return out.getvalue(), err.getvalue()
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+import bisect
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from toolwire.analysis import labels as L
@@ -25,38 +26,56 @@ _MAX_MARKED = 64  # past this many names worth following, the whole module is an
 
 
 def irrelevant_units(
-    tree: ast.Module, lines: Sequence[str], markers: tuple[str, ...]
+    tree: ast.Module, text: str, markers: tuple[str, ...]
 ) -> frozenset[int] | None:
     """Top-level functions and classes (by id) that cannot produce a finding: the module
     pre-filter applied to each of them. A unit is relevant when its text names a marker, or
     a name that a relevant top-level statement defines (a helper returning a result, a
     class with a result field, a global bound to one), to a fixpoint; module-level
     statements other than definitions are always analysed. None: too many names to follow,
-    analyse everything."""
-    keys = list(markers)
-    pending = []
-    for node in tree.body:
+    analyse everything.
+
+    Each key is searched for once in the whole text, and a hit is mapped to the statement
+    whose lines hold it: the cost is in the hits, not in copying each statement's text."""
+    nodes = tree.body
+    firsts = []
+    for node in nodes:
         decorators = getattr(node, "decorator_list", None)
-        start = min(node.lineno, *(d.lineno for d in decorators)) if decorators else node.lineno
-        text = "\n".join(lines[start - 1 : node.end_lineno or node.lineno])
-        if any(key in text for key in keys):
-            keys.extend(_defined(node))
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            pending.append((node, text, [node.name]))
-    changed = True
-    while changed and pending:
-        if len(keys) - len(markers) > _MAX_MARKED:
-            return None
-        changed = False
-        still = []
-        for node, text, names in pending:
-            if any(key in text for key in keys[len(markers) :]):
-                keys.extend(names)
-                changed = True
-            else:
-                still.append((node, text, names))
-        pending = still
-    return frozenset(id(node) for node, _, _ in pending)
+        firsts.append(
+            min(node.lineno, *(d.lineno for d in decorators)) if decorators else node.lineno
+        )
+
+    def holding(key: str) -> Iterator[int]:
+        line, before, at = 1, 0, text.find(key)
+        while at >= 0:
+            line += text.count("\n", before, at)
+            before = at
+            index = bisect.bisect_right(firsts, line) - 1
+            while index >= 0 and (nodes[index].end_lineno or nodes[index].lineno) >= line:
+                yield index
+                index -= 1
+            at = text.find(key, at + 1)
+
+    relevant: set[int] = set()
+    seen = set(markers)
+    work = list(markers)
+    while work:
+        for index in holding(work.pop()):
+            if index in relevant:
+                continue
+            relevant.add(index)
+            for name in _defined(nodes[index]):
+                if name not in seen:
+                    if len(seen) - len(markers) >= _MAX_MARKED:
+                        return None
+                    seen.add(name)
+                    work.append(name)
+    return frozenset(
+        id(node)
+        for index, node in enumerate(nodes)
+        if index not in relevant
+        and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    )
 
 
 def _defined(node: ast.stmt) -> list[str]:
@@ -103,7 +122,8 @@ def analyse(
     markers = known_tools
     if imported:
         markers |= frozenset(n for n, e in imported.items() if e.returns & _UNPROMPTED)
-    if not relevant("\n".join(lines), config, markers):
+    text = "\n".join(lines)
+    if not relevant(text, config, markers):
         if link is not None and link.demanded:
             facts = ModuleFacts(tree, config, module, known_tools)
             checks = visitors(config.select, config.ignore)
@@ -111,9 +131,12 @@ def analyse(
             flow.prepare(tree)
             link.exports = flow.exports(link.demanded)
         return []
-    facts = ModuleFacts(tree, config, module, known_tools)
+    skip = irrelevant_units(tree, text, Prefilter.of(config, markers).markers)
+    shallow = skip or frozenset()
+    if shallow and link is not None and link.demanded:  # summarised for other modules
+        shallow -= {id(n) for n in tree.body if getattr(n, "name", None) in link.demanded}
+    facts = ModuleFacts(tree, config, module, known_tools, shallow)
     ctx = Context(facts, lines, path)
-    skip = irrelevant_units(tree, lines, Prefilter.of(config, markers).markers)
     flow = Flow(ctx, visitors(config.select, config.ignore), imported)
     flow.module(tree, skip)
     if link is not None:

@@ -188,17 +188,17 @@ _BLOCKS: dict[type[ast.AST], tuple[str, ...]] = {
 }
 
 
-def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+def statements(body: list[ast.stmt], shallow: frozenset[int] = frozenset()) -> Iterator[ast.stmt]:
     """Every statement in `body`, nested blocks and definitions included, no expressions:
     imports, classes and attribute declarations are statements, and walking only these is
-    several times cheaper than `ast.walk`."""
+    several times cheaper than `ast.walk`. The blocks in `shallow` (by id) are not entered."""
     stack: list[ast.AST] = list(reversed(body))
     blocks = _BLOCKS
     while stack:
         node = stack.pop()
         names = blocks.get(type(node))
-        if names is None:
-            yield node  # type: ignore[misc]  # a simple statement
+        if names is None or id(node) in shallow:
+            yield node  # type: ignore[misc]  # a simple statement, or one not entered
             continue
         if not isinstance(node, ast.ExceptHandler | ast.match_case):
             yield node  # type: ignore[misc]
@@ -237,6 +237,22 @@ def matches(dotted: str, matcher: Matcher) -> bool:
     return _matches(dotted, matcher)
 
 
+@functools.lru_cache(maxsize=64)
+def _matchers(config: Config) -> tuple[Matcher, ...]:
+    """The class matchers of a config, once per config rather than once per module."""
+    model = index(config.model)
+    return (
+        class_matcher(config.result_names),
+        class_matcher(tuple(n for t in config.result_types if t.factories for n in t.names)),
+        class_matcher(
+            tuple(n for t in config.result_types if _SAFE <= t.safe_strings for n in t.names)
+        ),
+        class_matcher(config.artifact_classes),
+        class_matcher(tuple(model.source_owners)),
+        class_matcher(tuple(model.logger_classes)),
+    )
+
+
 class ModuleFacts:
     def __init__(
         self,
@@ -244,22 +260,23 @@ class ModuleFacts:
         config: Config,
         module: str | None,
         known_tools: frozenset[str] = frozenset(),
+        shallow: frozenset[int] = frozenset(),
     ) -> None:
+        """`shallow`: top-level definitions (by id) the pre-filter found irrelevant; only
+        the definition is a fact, not what is inside it."""
         self.config = config
         self.module = module
-        self._every = list(statements(tree.body))
+        self._every = list(statements(tree.body, shallow))
         self.names = Names(tree, module, self._every)
         self.model: Index = index(config.model)
-        self._results = class_matcher(config.result_names)
-        self._constructed = class_matcher(
-            tuple(n for t in config.result_types if t.factories for n in t.names)
-        )
-        self._safe_strings = class_matcher(
-            tuple(n for t in config.result_types if _SAFE <= t.safe_strings for n in t.names)
-        )
-        self._artifacts = class_matcher(config.artifact_classes)
-        self._source_owners = class_matcher(tuple(self.model.source_owners))
-        self._loggers = class_matcher(tuple(self.model.logger_classes))
+        (
+            self._results,
+            self._constructed,
+            self._safe_strings,
+            self._artifacts,
+            self._source_owners,
+            self._loggers,
+        ) = _matchers(config)
         self.tool_methods = frozenset(config.tool_methods)
         self.tool_classes: set[str] = {*config.tool_bases, *known_tools}
         packages = frozenset(
@@ -280,7 +297,7 @@ class ModuleFacts:
         self._handed: frozenset[int] | None = None
         self.classes: dict[str, ClassInfo] = {}
         self.functions: dict[str, int] = {}
-        self._collect(tree)
+        self._collect(tree, shallow)
 
     # -- classification of dotted names -----------------------------------------------------
 
@@ -395,7 +412,7 @@ class ModuleFacts:
 
     # -- collection -------------------------------------------------------------------------
 
-    def _collect(self, tree: ast.Module) -> None:
+    def _collect(self, tree: ast.Module, shallow: frozenset[int]) -> None:
         for node in tree.body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 labels = self.returns(node)
@@ -414,10 +431,12 @@ class ModuleFacts:
             self.classes.setdefault(node.name, info)
         self.by_index = list(self.classes.values())
         # Tool-ness flows down inheritance chains inside the module: iterate to a fixpoint.
+        # A class the pre-filter found irrelevant names no tool base and no tool method.
+        maybe = [info for info in self.classes.values() if id(info.node) not in shallow]
         changed = True
         while changed:
             changed = False
-            for info in self.classes.values():
+            for info in maybe:
                 if not info.is_tool and self._is_tool(info):
                     info.is_tool = True
                     self.tool_classes.add(info.qualname)

@@ -68,10 +68,12 @@ class Link:
     exports: Exports = field(default_factory=Exports)
 
 
+# Each pattern starts with a newline, searched for in the text with one put in front: a
+# literal first character lets `re` skip ahead, where `^` under re.M tries every position.
 _FROM = re.compile(
-    rb"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*(?:\\\r?\n[^\n]*)*)", re.M
+    rb"\n[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*(?:\\\r?\n[^\n]*)*)"
 )
-_IMPORT = re.compile(rb"^[ \t]*import[ \t]+([^\n#;]*)", re.M)
+_IMPORT = re.compile(rb"\n[ \t]*import[ \t]+([^\n#;]*)")
 _COMMENT = re.compile(rb"#[^\n]*")
 
 
@@ -85,7 +87,8 @@ class Scan:
 def scan(data: bytes, module: str, markers: Markers) -> Scan:
     """The first pass over one file: its imports, by text; nothing is decoded or parsed."""
     imports = []
-    for match in _FROM.finditer(data):
+    lined = b"\n" + data
+    for match in _FROM.finditer(lined):
         base = _absolute(match[1].decode("ascii", "replace"), module)
         if base is None:
             continue
@@ -99,7 +102,7 @@ def scan(data: bytes, module: str, markers: Markers) -> Scan:
                     (words[0].decode("ascii", "replace"), local.decode("ascii", "replace"))
                 )
         imports.append((base, tuple(found)))
-    for match in _IMPORT.finditer(data):
+    for match in _IMPORT.finditer(lined):
         for item in match[1].split(b","):
             words = item.split()
             if words:
@@ -109,7 +112,7 @@ def scan(data: bytes, module: str, markers: Markers) -> Scan:
 
 # A top-level statement starts at column 0 (a closing bracket there continues one).
 _TOP = re.compile(rb"\n(?=[^\s#)\]}])")
-_DEFINITION = re.compile(rb"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.M)
+_DEFINITION = re.compile(rb"\n(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)")
 
 
 class _Text:
@@ -124,7 +127,8 @@ class _Text:
         for position in markers.positions(data):
             self.holds.add(self._at(position))
         self.defines: dict[str, int] = {}
-        for match in _DEFINITION.finditer(data):
+        # In the text with a newline in front, a match starts where its `def` does in `data`.
+        for match in _DEFINITION.finditer(b"\n" + data):
             self.defines.setdefault(match[1].decode("ascii", "replace"), self._at(match.start()))
         self.names = {index: name for name, index in self.defines.items()}
         self._hits: dict[bytes, set[int]] = {}

@@ -7,6 +7,7 @@ findings into 0: input errors still exit 2.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -23,7 +24,7 @@ from toolwire.engine import batch_gc, check_source, linked, module_name
 from toolwire.files import STDIN, discover, read
 from toolwire.findings import Finding
 from toolwire.pool import parallel_map
-from toolwire.reporters import REPORTERS, Report, RunError
+from toolwire.reporters import FORMATS, Report, RunError, reporter
 
 WIRE_CODES = ("TW301", "TW302")
 PARALLEL_ABOVE = 8  # files; below this a process pool costs more than it saves
@@ -79,7 +80,7 @@ def _split_codes(
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(list(REPORTERS)),
+    type=click.Choice(list(FORMATS)),
     default="text",
     show_default=True,
     help="Output format.",
@@ -147,13 +148,23 @@ def command(
 
 def display_path(path: Path, cwd: Path) -> str:
     """Relative to the working directory when below it, else as given."""
-    if path.is_absolute():
-        for candidate in (path, path.resolve()):
-            try:
-                return str(candidate.relative_to(cwd))
-            except ValueError:
-                continue
-    return str(path)
+    text = str(path)
+    if not path.is_absolute():
+        return text
+    # Strings, not PurePath.relative_to: this runs once per file of the run.
+    below = str(cwd).rstrip(os.sep) + os.sep
+    if text.startswith(below):
+        return text[len(below) :]
+    if os.path.islink(text):
+        real = os.path.realpath(text)
+    else:  # one realpath per directory, not per file
+        real = _real_directory(os.path.dirname(text)) + os.path.basename(text)
+    return real[len(below) :] if real.startswith(below) else text
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_directory(directory: str) -> str:
+    return os.path.realpath(directory).rstrip(os.sep) + os.sep
 
 
 def run(
@@ -221,7 +232,7 @@ def run(
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
     try:
-        REPORTERS[output_format](report, sys.stdout, sys.stderr)
+        reporter(output_format)(report, sys.stdout, sys.stderr)
         sys.stdout.flush()
     except BrokenPipeError:  # `toolwire check | head`: the reader is gone, not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -1,15 +1,23 @@
-"""Output formats for `toolwire check`: one module per format, looked up by name."""
+"""Output formats for `toolwire check`: one module per format, looked up by name and
+imported only when used (SARIF needs the rule catalog)."""
 
 from __future__ import annotations
 
-from toolwire.reporters import github, json_report, sarif, text
+import importlib
+
 from toolwire.reporters.model import Report, Reporter, RunError
 
-REPORTERS: dict[str, Reporter] = {
-    "text": text.render,
-    "json": json_report.render,
-    "sarif": sarif.render,
-    "github": github.render,
+FORMATS: dict[str, str] = {
+    "text": "text",
+    "json": "json_report",
+    "sarif": "sarif",
+    "github": "github",
 }
 
-__all__ = ["REPORTERS", "Report", "Reporter", "RunError"]
+
+def reporter(name: str) -> Reporter:
+    render: Reporter = importlib.import_module(f"toolwire.reporters.{FORMATS[name]}").render
+    return render
+
+
+__all__ = ["FORMATS", "Report", "Reporter", "RunError", "reporter"]
