@@ -89,7 +89,7 @@ def scan(data: bytes, module: str, markers: Markers) -> Scan:
     imports = []
     lined = b"\n" + data
     for match in _FROM.finditer(lined):
-        base = _absolute(match[1].decode("ascii", "replace"), module)
+        base = _absolute(match[1].decode("utf-8", "replace"), module)
         if base is None:
             continue
         names = _COMMENT.sub(b"", match[2]).strip(b"()\\ \t\r\n")
@@ -99,20 +99,23 @@ def scan(data: bytes, module: str, markers: Markers) -> Scan:
             if words and words[0] != b"*":
                 local = words[2] if len(words) == 3 and words[1] == b"as" else words[0]
                 found.append(
-                    (words[0].decode("ascii", "replace"), local.decode("ascii", "replace"))
+                    (words[0].decode("utf-8", "replace"), local.decode("utf-8", "replace"))
                 )
         imports.append((base, tuple(found)))
     for match in _IMPORT.finditer(lined):
         for item in match[1].split(b","):
             words = item.split()
             if words:
-                imports.append((words[0].decode("ascii", "replace"), ()))
+                imports.append((words[0].decode("utf-8", "replace"), ()))
     return Scan(data, markers, tuple(imports))
 
 
 # A top-level statement starts at column 0 (a closing bracket there continues one).
 _TOP = re.compile(rb"\n(?=[^\s#)\]}])")
-_DEFINITION = re.compile(rb"\n(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)")
+# A name: non-ASCII letters are bytes of 0x80 and above in UTF-8, which `\w` on bytes misses.
+_NAME = rb"[\w\x80-\xff]+"
+_WORD = re.compile(_NAME)
+_DEFINITION = re.compile(rb"\n(?:async[ \t]+)?(?:def|class)[ \t]+(" + _NAME + rb")")
 
 
 class _Text:
@@ -129,9 +132,11 @@ class _Text:
         self.defines: dict[str, int] = {}
         # In the text with a newline in front, a match starts where its `def` does in `data`.
         for match in _DEFINITION.finditer(b"\n" + data):
-            self.defines.setdefault(match[1].decode("ascii", "replace"), self._at(match.start()))
+            self.defines.setdefault(match[1].decode("utf-8", "replace"), self._at(match.start()))
         self.names = {index: name for name, index in self.defines.items()}
         self._hits: dict[bytes, set[int]] = {}
+        self._words: dict[int, set[str]] = {}
+        self.imported: dict[str, tuple[str, str]] = {}  # local name → (module, name)
 
     def _at(self, position: int) -> int:
         return bisect.bisect_right(self.starts, position) - 1
@@ -145,6 +150,18 @@ class _Text:
             while position >= 0:
                 found.add(self._at(position))
                 position = data.find(key, position + 1)
+        return found
+
+    def words(self, indices: Iterable[int]) -> set[str]:
+        """The names in the text of these statements."""
+        found: set[str] = set()
+        for index in indices:
+            words = self._words.get(index)
+            if words is None:
+                words = self._words[index] = {
+                    w.decode("utf-8", "replace") for w in _WORD.findall(self.chunks([index]))
+                }
+            found |= words
         return found
 
     def chunks(self, indices: Iterable[int]) -> bytes:
@@ -176,9 +193,9 @@ class _Text:
                     self.asking.add(other)
                     work.append(other)
             # a helper of this module that an asking statement names asks too
-            chunk = self.chunks([index])
-            for helper, at in self.defines.items():
-                if at not in self.asking and helper.encode() in chunk:
+            for word in self.words([index]):
+                at = self.defines.get(word, -1)
+                if at >= 0 and at not in self.asking:
                     self.asking.add(at)
                     work.append(at)
         return self.asking
@@ -241,12 +258,13 @@ class Graph:
             text = texts.get(module)
             if text is None:
                 text = texts[module] = _Text(found.data, found.markers)
-            imported = {
-                local: (base, name)
-                for base, names in found.imports
-                if base in scans
-                for name, local in names
-            }
+                text.imported = {
+                    local: (base, name)
+                    for base, names in found.imports
+                    if base in scans
+                    for name, local in names
+                }
+            imported = text.imported
             held = holding.setdefault(module, set())
             before = len(held)
             keys = [
@@ -254,9 +272,9 @@ class Graph:
                 for local, (base, name) in imported.items()
                 if name in holding.get(base, ())
             ]
-            asking = text.chunks(text.settle(keys, self.demanded.get(module, ()), held))
+            asking = text.words(text.settle(keys, self.demanded.get(module, ()), held))
             for local, (base, name) in imported.items():
-                if name not in self.demanded.get(base, ()) and local.encode() in asking:
+                if name not in self.demanded.get(base, ()) and local in asking:
                     self.demanded.setdefault(base, set()).add(name)
                     if base not in queued:
                         queued.add(base)
