@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections import Counter
 from pathlib import Path
@@ -116,6 +117,25 @@ def test_warm_cache_reads_no_config_until_an_input_changes(tmp_path: Path) -> No
     changed = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
     assert _reads(changed) == 1
     assert changed.toolwire("pkg/loop.py") == EXPECTED - Counter({(9, "TW204"): 1})
+
+
+def test_a_stale_remembered_fingerprint_is_replaced(tmp_path: Path) -> None:
+    """A remembered fingerprint that is not what the config says (an input the digest
+    does not cover changed) rechecks, and the next full read stores the right one."""
+    root = tmp_path / "proj"
+    cache = tmp_path / "cache"
+    config = _project(root)
+    cold = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
+    (entry,) = (cache / "toolwire").iterdir()
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    right = data["fingerprint"]
+    entry.write_text(json.dumps({**data, "fingerprint": "stale"}), encoding="utf-8")
+    healed = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
+    assert _reads(healed) == 1, healed.stderr  # every module rechecked: the hooks load it
+    assert sorted(healed.stdout.splitlines()) == sorted(cold.stdout.splitlines())
+    assert json.loads(entry.read_text(encoding="utf-8"))["fingerprint"] == right
+    warm = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
+    assert _reads(warm) == 0 and warm.toolwire("pkg/loop.py") == EXPECTED
 
 
 def test_a_nearer_pyproject_invalidates_the_cache(tmp_path: Path) -> None:

@@ -81,12 +81,15 @@ class ToolwirePlugin(Plugin):
 
         self._ready = True
         self.settings: Settings = load_settings(self.options.config_file)
-        if self._fingerprint is None:
-            self._fingerprint = self.settings.fingerprint
+        fresh = self.settings.fingerprint
+        if fresh != self._fingerprint:
+            # A cold start, or an input the digest does not cover changed (a sink's module
+            # now found earlier on sys.path): report what the config says now, and keep it.
+            self._fingerprint = fresh
             if self.settings.problem is None:
                 source = self.settings.config.source
                 deps = [*sources_read(), *([source] if source is not None else [])]
-                _fingerprint.remember(self.options, self._fingerprint, deps)
+                _fingerprint.remember(self.options, fresh, deps)
         self.config: Config = self.settings.config
         self.model: Index = index(self.config.model)
         self._string_forms = STRING_FORMS
