@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 _MAX_HOPS = 8  # re-exports followed before giving up (a cycle ends here)
+_READ: dict[Path, None] = {}  # every source parsed, in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +61,14 @@ def _signature(target: str, roots: tuple[Path, ...], hops: int) -> Signature | N
     return None
 
 
+def sources_read() -> tuple[Path, ...]:
+    """Every module source read so far: what the configs loaded in this process depend on."""
+    return tuple(_READ)
+
+
 @cache
 def _parse(source: Path) -> ast.Module | None:
+    _READ[source] = None
     try:
         return ast.parse(source.read_bytes())
     except (OSError, SyntaxError, ValueError, RecursionError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections import Counter
 from pathlib import Path
@@ -79,7 +80,83 @@ def test_toolwire_config_change_invalidates_the_cache(tmp_path: Path) -> None:
     assert first.toolwire("pkg/loop.py") == EXPECTED
     _project(root, table=fixture_table(ignore=["TW204"]))
     second = run_mypy(root, ["pkg"], config=config, cache_dir=cache)
-    assert second.toolwire("pkg/loop.py") == EXPECTED - Counter({(9, "TW204"): 1})
+    assert second.toolwire("pkg/loop.py") == EXPECTED - Counter({(9, "TW204"): 1}), second.stderr
+
+
+# Says on stderr each time the plugin reads the config.
+_SPY = (
+    "import toolwire.mypy._settings as settings\n"
+    "_load = settings.load_settings\n"
+    "def spy(*args, **kwargs):\n"
+    "    print('toolwire-test: config read', file=sys.stderr)\n"
+    "    return _load(*args, **kwargs)\n"
+    "settings.load_settings = spy\n"
+)
+
+
+def _reads(run: Any) -> int:
+    return int(run.stderr.count("toolwire-test: config read"))
+
+
+def test_warm_cache_reads_no_config_until_an_input_changes(tmp_path: Path) -> None:
+    """A warm run reuses the last run's settings fingerprint instead of reading the config;
+    a changed input (the table, a damaged entry) is read again and rechecks."""
+    root = tmp_path / "proj"
+    cache = tmp_path / "cache"
+    config = _project(root)
+    cold = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
+    warm = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
+    assert (_reads(cold), _reads(warm)) == (1, 0), cold.stderr + warm.stderr
+    assert cold.toolwire("pkg/loop.py") == EXPECTED
+    assert sorted(warm.stdout.splitlines()) == sorted(cold.stdout.splitlines())
+    for entry in (cache / "toolwire").iterdir():
+        entry.write_text("{not json", encoding="utf-8")
+    damaged = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
+    assert _reads(damaged) == 1 and damaged.toolwire("pkg/loop.py") == EXPECTED
+    _project(root, table=fixture_table(ignore=["TW204"]))
+    changed = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
+    assert _reads(changed) == 1
+    assert changed.toolwire("pkg/loop.py") == EXPECTED - Counter({(9, "TW204"): 1})
+
+
+def test_a_stale_remembered_fingerprint_is_replaced(tmp_path: Path) -> None:
+    """A remembered fingerprint that is not what the config says (an input the digest
+    does not cover changed) rechecks, and the next full read stores the right one."""
+    root = tmp_path / "proj"
+    cache = tmp_path / "cache"
+    config = _project(root)
+    cold = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
+    (entry,) = (cache / "toolwire").iterdir()
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    right = data["fingerprint"]
+    entry.write_text(json.dumps({**data, "fingerprint": "stale"}), encoding="utf-8")
+    healed = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
+    assert _reads(healed) == 1, healed.stderr  # every module rechecked: the hooks load it
+    assert sorted(healed.stdout.splitlines()) == sorted(cold.stdout.splitlines())
+    assert json.loads(entry.read_text(encoding="utf-8"))["fingerprint"] == right
+    warm = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
+    assert _reads(warm) == 0 and warm.toolwire("pkg/loop.py") == EXPECTED
+
+
+def test_a_nearer_pyproject_invalidates_the_cache(tmp_path: Path) -> None:
+    """Discovery walks up from the mypy config: a `[tool.toolwire]` table that appears
+    nearer than the one found before is a changed config, with a warm cache too."""
+    root = tmp_path / "proj"
+    cache = tmp_path / "cache"
+    mypy_ini = _project(root, kind="mypy.ini")
+    config = root / "ci" / "mypy.ini"
+    config.parent.mkdir()
+    config.write_text(mypy_ini.read_text(encoding="utf-8"), encoding="utf-8")
+    first = run_mypy(root, ["pkg"], config=config, cache_dir=cache)
+    assert first.toolwire("pkg/loop.py") == EXPECTED, first.stdout + first.stderr
+    # Its sinks by position: the project root of this table has no app/ to read them from.
+    sinks = ["app.chat.ChatMessage.tool_result:1=content", "app.chat.ChatMessage.user:0=content"]
+    nearer = fixture_table(ignore=["TW204"], **{"wire-sinks": sinks})
+    (config.parent / "pyproject.toml").write_text(
+        toml_table("tool.toolwire", nearer), encoding="utf-8"
+    )
+    second = run_mypy(root, ["pkg"], config=config, cache_dir=cache)
+    assert second.toolwire("pkg/loop.py") == EXPECTED - Counter({(9, "TW204"): 1}), second.stderr
 
 
 def test_disable_error_code(tmp_path: Path, shared_cache: Path) -> None:

@@ -7,6 +7,7 @@ does not pay for importing `libcst.codemod` and its matchers.
 from __future__ import annotations
 
 import dataclasses
+import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,27 +76,105 @@ _STATEMENTISH = (
     cst.MatchCase,
 )
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+_SCOPE_TYPES = frozenset(_SCOPES)  # parsed trees hold these exact types
+# What no walk here looks into: whitespace, comments, brackets, commas, operators. Most
+# of a tree's nodes are these; a field typed as only these is never entered.
+_PUNCTUATION: tuple[type, ...] = (
+    cst.BaseParenthesizableWhitespace,
+    cst.TrailingWhitespace,
+    cst.EmptyLine,
+    cst.Newline,
+    cst.Comment,
+    cst.LeftParen,
+    cst.RightParen,
+    cst.LeftCurlyBrace,
+    cst.RightCurlyBrace,
+    cst.LeftSquareBracket,
+    cst.RightSquareBracket,
+    cst.Semicolon,
+    cst.Comma,
+    cst.Colon,
+    cst.Dot,
+    cst.AssignEqual,
+    cst.ImportStar,
+    cst.BitOr,
+    cst.BaseBinaryOp,
+    cst.BaseBooleanOp,
+    cst.BaseCompOp,
+    cst.BaseUnaryOp,
+    cst.BaseAugOp,
+    cst.Asynchronous,
+    cst.MaybeSentinel,
+    str,
+    bool,
+    type(None),
+)
 _FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 
 
+def _punctuation_only(annotation: object) -> bool:
+    """Every value the annotation admits is punctuation or a plain value (never a node
+    that can hold an expression or a statement); unknown forms are not."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return True
+    if origin is not None:  # Optional, Union, Sequence
+        return all(_punctuation_only(a) for a in typing.get_args(annotation))
+    return isinstance(annotation, type) and _derives(annotation, _PUNCTUATION)
+
+
+def _derives(kind: type, bases: tuple[type, ...]) -> bool:
+    """`issubclass(kind, bases)` by the MRO: LibCST registers no virtual subclasses, and
+    abc's subclass check walks every subclass of each base it is not (0.2 s per run)."""
+    return any(base in bases for base in kind.__mro__)
+
+
 def _field_names(node: cst.CSTNode) -> tuple[str, ...]:
+    """The fields of `node` that can hold an expression or a statement."""
     kind = type(node)
     names = _FIELDS.get(kind)
     if names is None:
-        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind))
+        names = _FIELDS[kind] = tuple(
+            f.name for f in dataclasses.fields(kind) if not _punctuation_only(f.type)
+        )
     return names
 
 
-def _children(node: cst.CSTNode, only: tuple[type, ...] | None = None) -> Iterator[cst.CSTNode]:
+# Node type -> what a walk does with it: _SKIP, _EXPRESSIONISH (entered by full walks) or
+# _STATEMENT (entered by every walk). Looked up by exact type: an isinstance check against
+# LibCST's abstract classes costs more than the rest of the walk.
+_SKIP, _EXPRESSIONISH, _STATEMENT = 0, 1, 2
+_KINDS: dict[type, int] = {}
+
+
+def _kind(kind: type) -> int:
+    found = _KINDS.get(kind)
+    if found is None:
+        if not _derives(kind, (cst.CSTNode,)) or _derives(kind, _PUNCTUATION):
+            found = _SKIP
+        else:
+            found = _STATEMENT if _derives(kind, _STATEMENTISH) else _EXPRESSIONISH
+        _KINDS[kind] = found
+    return found
+
+
+def _children(node: cst.CSTNode, statements: bool = False) -> list[cst.CSTNode]:
+    """The children of `node` a walk enters; with `statements`, only the statement-ish."""
+    least = _STATEMENT if statements else _EXPRESSIONISH
+    kinds = _KINDS
+    found: list[cst.CSTNode] = []
     for name in _field_names(node):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            if only is None or isinstance(value, only):
-                yield value
-        elif isinstance(value, tuple | list):
+        if isinstance(value, tuple | list):
             for item in value:
-                if isinstance(item, cst.CSTNode) and (only is None or isinstance(item, only)):
-                    yield item
+                kind = kinds.get(type(item))
+                if (_kind(type(item)) if kind is None else kind) >= least:
+                    found.append(item)
+        else:
+            kind = kinds.get(type(value))
+            if (_kind(type(value)) if kind is None else kind) >= least:
+                found.append(value)
+    return found
 
 
 @dataclass(slots=True)
@@ -112,12 +191,13 @@ class _Scan:
         stack: list[tuple[cst.CSTNode, bool]] = [(func.body, False)]
         while stack:
             node, in_except = stack.pop()
-            if isinstance(node, cst.Return):
-                scan.record(node, in_except)
-            if isinstance(node, _SCOPES):
+            kind = type(node)
+            if kind is cst.Return:
+                scan.record(cast(cst.Return, node), in_except)
+            if kind in _SCOPE_TYPES:
                 continue
-            inner = in_except or isinstance(node, cst.ExceptHandler | cst.ExceptStarHandler)
-            stack += [(child, inner) for child in _children(node, _STATEMENTISH)]
+            inner = in_except or kind is cst.ExceptHandler or kind is cst.ExceptStarHandler
+            stack += [(child, inner) for child in _children(node, statements=True)]
         if yields_possible:
             scan.generator = _has_yield(func.body)
         return scan
@@ -135,9 +215,9 @@ def _has_yield(root: cst.CSTNode) -> bool:
     stack = [root]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Yield):
+        if type(node) is cst.Yield:
             return True
-        if not isinstance(node, _SCOPES):
+        if type(node) not in _SCOPE_TYPES:
             stack += _children(node)
     return False
 
@@ -567,16 +647,18 @@ class _Rewriter:
         changes: dict[str, object] = {}
         for name in _field_names(node):
             value = getattr(node, name)
-            if isinstance(value, _STATEMENTISH):
+            if isinstance(value, tuple | list):
+                if value:
+                    items = [
+                        self.rewrite(v, inside) if _kind(type(v)) == _STATEMENT else v
+                        for v in value
+                    ]
+                    if any(a is not b for a, b in zip(items, value, strict=True)):
+                        changes[name] = items
+            elif _kind(type(value)) == _STATEMENT:
                 new = self.rewrite(value, inside)
                 if new is not value:
                     changes[name] = new
-            elif isinstance(value, tuple | list) and value:
-                items = [
-                    self.rewrite(v, inside) if isinstance(v, _STATEMENTISH) else v for v in value
-                ]
-                if any(a is not b for a, b in zip(items, value, strict=True)):
-                    changes[name] = items
         updated = node.with_changes(**changes) if changes else node
         if isinstance(node, cst.Return) and isinstance(updated, cst.Return):
             return cast(_N, self.leave_return(node, updated))
@@ -832,7 +914,7 @@ def _mark_path(
     if isinstance(node, cst.SimpleStatementLine | cst.BaseSmallStatement):
         return False
     found = False
-    for child in _children(node, _STATEMENTISH):
+    for child in _children(node, statements=True):
         found = _mark_path(child, targets, path) or found
     if found:
         path.add(id(node))
@@ -1057,7 +1139,7 @@ def _attribute_uses(
     stack: list[cst.CSTNode] = [root]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Attribute) and node.attr.value in names:
+        if type(node) is cst.Attribute and node.attr.value in names:
             receiver = node.value
             if (isinstance(receiver, cst.Name) and receiver.value == me) or _is_super(receiver):
                 yield node

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from toolwire.codemods._common import ToolwireCommand
+from toolwire.codemods._command import ToolwireCommand
 from toolwire.codemods._reports import MethodEvent, ToolReturnsReport
 from toolwire.codemods._returns import ToolReturns
 from toolwire.config import Config

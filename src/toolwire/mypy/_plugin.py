@@ -9,8 +9,7 @@ each hooked call, attribute or class to the checks registered for it. A check li
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import ArgKind, Context, Expression, MemberExpr, TypeInfo
@@ -27,15 +26,16 @@ from mypy.plugin import (
 )
 from mypy.types import Type
 
-from toolwire.config import CallSink, Config
-from toolwire.messages import message
-from toolwire.model import STRING_FORMS, Index, ResultType, index
-from toolwire.mypy._settings import Settings, error_codes, load_settings
+from toolwire.mypy import _fingerprint
 from toolwire.mypy._types import children, displayed, holds
 
+if TYPE_CHECKING:  # loaded by _setup: a warm cache never needs them
+    from toolwire.config import CallSink, Config
+    from toolwire.model import Index, ResultType
+    from toolwire.mypy._settings import Settings
 
-@dataclass(frozen=True, slots=True)
-class Call:
+
+class Call(NamedTuple):  # not a dataclass: this is built at import, which a warm run pays
     """What FunctionContext and MethodContext share."""
 
     args: list[list[Expression]]
@@ -67,9 +67,32 @@ SINK_KINDS = ("wire", "egress", "state", "html")
 class ToolwirePlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.settings: Settings = load_settings(options.config_file)
+        # A warm cache asks only for the settings' fingerprint: when an earlier run's still
+        # holds, the config, the model and the checks are loaded by the first hook asked for.
+        self._fingerprint = _fingerprint.remembered(options)
+        self._ready = False
+        if self._fingerprint is None:
+            self._setup()
+
+    def _setup(self) -> None:
+        from toolwire.model import STRING_FORMS, index
+        from toolwire.mypy._settings import load_settings
+        from toolwire.signatures import sources_read
+
+        self._ready = True
+        self.settings: Settings = load_settings(self.options.config_file)
+        fresh = self.settings.fingerprint
+        if fresh != self._fingerprint:
+            # A cold start, or an input the digest does not cover changed (a sink's module
+            # now found earlier on sys.path): report what the config says now, and keep it.
+            self._fingerprint = fresh
+            if self.settings.problem is None:
+                source = self.settings.config.source
+                deps = [*sources_read(), *([source] if source is not None else [])]
+                _fingerprint.remember(self.options, fresh, deps)
         self.config: Config = self.settings.config
         self.model: Index = index(self.config.model)
+        self._string_forms = STRING_FORMS
         self._codes: dict[str, ErrorCode] | None = None  # read from the catalog on first use
         self.result_name = self.config.result_classes[0].rpartition(".")[2]
         self._reported_crash = False
@@ -142,10 +165,14 @@ class ToolwirePlugin(Plugin):
     def codes(self) -> dict[str, ErrorCode]:
         """TW code -> mypy error code; read when there is something to report."""
         if self._codes is None:
+            from toolwire.mypy._settings import error_codes
+
             self._codes = error_codes()
         return self._codes
 
     def fail(self, api: Any, code: str, key: str, context: Context, **fields: str) -> None:
+        from toolwire.messages import message
+
         fields.setdefault("result", self.result_name)
         text = message(code, key, **fields)
         api.fail(f"{code} {text}", context, code=self.codes[code])
@@ -156,7 +183,7 @@ class ToolwirePlugin(Plugin):
 
     def unsafe(self, form: str | None) -> frozenset[str]:
         """The result types whose string form `form` shows more than the wire field."""
-        if form is None or form not in STRING_FORMS:
+        if form is None or form not in self._string_forms:
             return frozenset(self.results)
         found = self._unsafe.get(form)
         if found is None:
@@ -324,12 +351,16 @@ class ToolwirePlugin(Plugin):
     # -- mypy's hooks ----------------------------------------------------------------------
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
-        return self.settings.fingerprint
+        return self._fingerprint
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if not self._ready:
+            self._setup()
         return self._lookup(self._functions, fullname)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if not self._ready:
+            self._setup()
         hook = self._lookup(self._methods, fullname)
         if hook is None and self._dunders:
             dot = fullname.rfind(".")
@@ -361,10 +392,14 @@ class ToolwirePlugin(Plugin):
         return hook
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        if not self._ready:
+            self._setup()
         checks = self._attributes.get(fullname)
         return self._attribute_hook(checks) if checks else None
 
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
+        if not self._ready:
+            self._setup()
         checks = list(self._class_checks)
         if self._result_classes and (
             fullname in self.results
