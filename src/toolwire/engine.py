@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from toolwire.config import Config
+from toolwire.files import real_path
 from toolwire.findings import Finding, unreadable
 
 if TYPE_CHECKING:
@@ -203,7 +204,7 @@ def module_name(path: Path, config: Config) -> str | None:
     absolute = os.path.abspath(path)
     for where in (absolute, None):
         if where is None:
-            where = os.path.realpath(path)
+            where = real_path(str(path))
             if where == absolute:
                 break
         for base in bases:

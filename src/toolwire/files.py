@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import fnmatch
+import functools
 import os
 import stat
 import sys
@@ -344,3 +345,18 @@ def read(path: Path) -> bytes | Finding:
         return path.read_bytes()
     except OSError as exc:
         return unreadable(str(path), f"cannot read: {strerror(exc)}")
+
+
+def real_path(path: str) -> str:
+    """`os.path.realpath(path)`, with one resolution per directory: runs ask for every file
+    of a tree, and resolving costs a system call per path component."""
+    if os.path.islink(path):
+        return os.path.realpath(path)
+    return os.path.join(
+        _real_directory(os.path.dirname(os.path.abspath(path))), os.path.basename(path)
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_directory(directory: str) -> str:
+    return os.path.realpath(directory)

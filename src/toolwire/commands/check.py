@@ -7,7 +7,6 @@ findings into 0: input errors still exit 2.
 
 from __future__ import annotations
 
-import functools
 import io
 import os
 import re
@@ -21,7 +20,7 @@ import click
 from toolwire.commands import config_option
 from toolwire.config import Config, ConfigError, ConfigResolver
 from toolwire.engine import batch_gc, check_source, linked, module_name
-from toolwire.files import STDIN, discover, read
+from toolwire.files import STDIN, discover, read, real_path
 from toolwire.findings import Finding
 from toolwire.pool import parallel_map
 from toolwire.reporters import FORMATS, Report, RunError, reporter
@@ -155,16 +154,8 @@ def display_path(path: Path, cwd: Path) -> str:
     below = str(cwd).rstrip(os.sep) + os.sep
     if text.startswith(below):
         return text[len(below) :]
-    if os.path.islink(text):
-        real = os.path.realpath(text)
-    else:  # one realpath per directory, not per file
-        real = _real_directory(os.path.dirname(text)) + os.path.basename(text)
+    real = real_path(text)
     return real[len(below) :] if real.startswith(below) else text
-
-
-@functools.lru_cache(maxsize=4096)
-def _real_directory(directory: str) -> str:
-    return os.path.realpath(directory).rstrip(os.sep) + os.sep
 
 
 def run(
