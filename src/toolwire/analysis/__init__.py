@@ -60,8 +60,10 @@ def irrelevant_units(
     seen = set(markers)
     work = list(markers)
     while work:
-        for index in holding(work.pop()):
-            if index in relevant:
+        key = work.pop()
+        method = key[4:] if key.startswith("def ") else None
+        for index in holding(key):
+            if index in relevant or (method and not _declares(nodes[index], method)):
                 continue
             relevant.add(index)
             for name in _defined(nodes[index]):
@@ -75,6 +77,20 @@ def irrelevant_units(
         for index, node in enumerate(nodes)
         if index not in relevant
         and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    )
+
+
+def _declares(node: ast.stmt, method: str) -> bool:
+    """`node` defines a function `method` with a return annotation: a tool method marker
+    (`def execute`) only makes a tool of a method declared to return `str` or a result, so
+    the text `def execute_sql` or an unannotated `def execute` is no marker."""
+    from toolwire.analysis.facts import statements
+
+    return any(
+        isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef)
+        and inner.name == method
+        and inner.returns is not None
+        for inner in statements([node])
     )
 
 
