@@ -8,6 +8,7 @@ the schema is in docs/model.md.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -35,9 +36,13 @@ _LISTS = (
     "html-sinks",
     "serialiser-methods",
     "content-and-artifact",
+    "run-only-arguments",
 )
 _TABLES = ("result-types", "artifact-types", "sources", "class-tools", "function-tools")
 STRING_FORMS = frozenset({"str", "repr", "format", "model_dump"})
+# A run-only argument names its parameter by position and name (or `*` for keyword-only),
+# so that matching a call needs no framework source.
+_ARGUMENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+:(?:\d+|\*)=[A-Za-z_]\w*")
 
 
 class ModelError(Exception):
@@ -162,6 +167,8 @@ class Model:
     html_sinks: tuple[str, ...] = ()
     serialiser_methods: tuple[str, ...] = ()
     content_and_artifact: tuple[str, ...] = ()  # `keyword=value`: the tool returns a pair
+    # `pkg.Class:*=name` / `pkg.f:N=name`: an argument that goes to a run-only channel
+    run_only_arguments: tuple[str, ...] = ()
     class_tools: tuple[ClassShape, ...] = ()
     function_tools: tuple[FunctionShape, ...] = ()
 
@@ -333,6 +340,12 @@ def _parse(where: str, data: Mapping[str, Any], framework: str = "") -> dict[str
     for key in _LISTS:
         if key in data:
             out[key] = _strings(where, key, data[key])
+    for spec in out.get("run-only-arguments", ()):
+        if not _ARGUMENT.fullmatch(spec):
+            raise ModelError(
+                f"{where}: run-only-arguments: {spec!r} is not 'pkg.Callable:N=name' or "
+                "'pkg.Callable:*=name'"
+            )
     out["result-types"] = tuple(
         _result_type(where, t, framework)
         for t in _tables(where, "result-types", data.get("result-types", []))

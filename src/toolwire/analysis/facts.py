@@ -272,6 +272,13 @@ class ModuleFacts:
         self.egress_sinks = _by_target(config.egress_sinks, packages)
         self.state_sinks = _by_target(config.state_sinks, packages)
         self.html_sinks = _by_target(config.html_sinks, packages)
+        # only where the module imports from the package: most modules never look
+        arguments = _run_only_arguments(config.model)
+        self.run_only_arguments = (
+            _by_target(arguments, packages)
+            if any(a.target.partition(".")[0] in packages for a in arguments)
+            else {}
+        )
         self.message_sinks = config.message_sinks
         self.egress_message_sinks = config.egress_message_sinks
         self._tree = tree
@@ -512,6 +519,13 @@ class ModuleFacts:
         if isinstance(value, ast.Tuple) and value.elts:
             return value.elts[0]
         return None  # a pair built elsewhere: which part is which is not known here
+
+    def pairs_tool(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None
+    ) -> bool:
+        """Is `node` set up as a content-and-artifact tool (whether it is a tool at all is
+        `returns_to_wire`'s to say)?"""
+        return self._pairs(node, cls)
 
     def _pairs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None) -> bool:
         """Is the tool set up to return (content, artifact)? By a decorator keyword
@@ -804,6 +818,19 @@ def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], 
     if dotted in exact:
         return True
     return any(dotted.startswith(p) and dotted.endswith(s) for p, s in loose)
+
+
+@functools.cache
+def _run_only_arguments(model: Model) -> tuple[CallSink, ...]:
+    """The model's `run-only-arguments`, as sinks (their form is checked when read)."""
+    from toolwire.config import parse_sink
+
+    out = []
+    for spec in model.run_only_arguments:
+        sink = parse_sink(None, "run-only-arguments", spec, ())
+        if isinstance(sink, CallSink):
+            out.append(sink)
+    return tuple(out)
 
 
 def _by_target(sinks: tuple[CallSink, ...], packages: frozenset[str]) -> dict[str, list[CallSink]]:

@@ -187,6 +187,8 @@ class Scope:
     qualname: str
     cls: ClassInfo | None = None  # the class whose method this is
     env: Env = field(default_factory=Env)
+    # names whose values the function also puts in a run-only slot (`_seeds`)
+    seeds: frozenset[str] = frozenset()
 
 
 class Context:
@@ -283,6 +285,7 @@ class Flow:
         self._nesting = 0
         self._skip: frozenset[int] | None = None
         self._summaries: dict[tuple[str, tuple[tuple[str, int], ...]], Summary | None] = {}
+        self._seeded: dict[int, frozenset[str]] = {}  # function → its `_seeds`
 
     # -- scopes -----------------------------------------------------------------------------
 
@@ -349,6 +352,8 @@ class Flow:
         for param, labels in (given or {}).items():
             env.set(param, labels)
         self.ctx.scope = Scope(node, f"{outer.qualname}.{name}".lstrip("."), cls, env)
+        if not isinstance(node, ast.Lambda):
+            self.ctx.scope.seeds = self._seeds(node, cls)
         saved = self._returns, self._yields
         self._returns = self._yields = _UNBOUND
         try:
@@ -652,6 +657,8 @@ class Flow:
     def bind(self, target: ast.expr, labels: int, value: ast.expr | None) -> None:
         env = self.ctx.scope.env
         if isinstance(target, ast.Name):
+            if target.id in self.ctx.scope.seeds:
+                labels = self._seed(labels, value)
             env.set(target.id, labels or L.OTHER)
             if env.callables is not None or isinstance(value, ast.Lambda | ast.Call):
                 env.bind_callee(target.id, self._callee(target.id, value))
@@ -1094,6 +1101,56 @@ class Flow:
                 return L.STR | L.derived(receiver | arguments)
         return L.derived(receiver | arguments)
 
+    # -- run-only slots -------------------------------------------------------------------
+
+    def _seeds(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None
+    ) -> frozenset[str]:
+        """The names whose values `node` puts in a run-only slot: the second item of the
+        pair a content-and-artifact tool returns, a `run-only-arguments` argument
+        (`ToolReturn(metadata=rows)`). Bound, they are artifacts (`_seed`), so the same
+        data serialised into the wire slot too is TW302. One walk of the function's own
+        body (nested functions get theirs), only where a slot can be."""
+        key = id(node)
+        found = self._seeded.get(key)
+        if found is not None:
+            return found
+        facts = self.facts
+        table = facts.run_only_arguments
+        pairs = facts.pairs_tool(node, cls)
+        names: set[str] = set()
+        if table or pairs:
+            from toolwire.checks.base import call_sink_payloads
+
+            stack: list[ast.AST] = list(node.body)
+            while stack:
+                sub = stack.pop()
+                slots: list[ast.expr] = []
+                if pairs and isinstance(sub, ast.Return) and isinstance(sub.value, ast.Tuple):
+                    items = sub.value.elts
+                    if len(items) > 1 and facts.returns_to_wire(node, cls, sub.value) is items[0]:
+                        slots = items[1:]
+                elif table and isinstance(sub, ast.Call):
+                    slots = [p for _, p in call_sink_payloads(sub, self.ctx, table)]
+                for slot in slots:
+                    names |= _free_names(slot)
+                for child in ast.iter_child_nodes(sub):
+                    if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                        continue
+                    if table or isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+                        stack.append(child)
+        found = self._seeded[key] = frozenset(names)
+        return found
+
+    def _seed(self, labels: int, value: ast.expr | None) -> int:
+        """A binding of a name the function puts in a run-only slot: an artifact, unless
+        the value is text or says nothing of any record (a literal, `len(rows)`)."""
+        if labels & L.STR or isinstance(value, ast.Constant | ast.Lambda):
+            return labels
+        if isinstance(value, ast.Call) and self.ctx.qualify(value.func) in _OPAQUE:
+            return labels
+        return labels | L.ARTIFACT
+
     # -- local callables ------------------------------------------------------------------
 
     def _callee(self, name: str, value: ast.AST | None) -> Callee | None:
@@ -1427,6 +1484,18 @@ def _container(inner: int, kind: int) -> int:
     if inner & (L.CONTENT | L.DERIVED):
         out |= L.DERIVED
     return out
+
+
+def _free_names(expr: ast.expr) -> set[str]:
+    """The names `expr` reads, less those its comprehensions and lambdas bind."""
+    read: set[str] = set()
+    bound: set[str] = set()
+    for sub in ast.walk(expr):
+        if isinstance(sub, ast.Name):
+            (read if isinstance(sub.ctx, ast.Load) else bound).add(sub.id)
+        elif isinstance(sub, ast.Lambda):
+            bound.update(a.arg for a in ast.walk(sub.args) if isinstance(a, ast.arg))
+    return read - bound
 
 
 def _attribute_key(node: ast.Attribute) -> str | None:
