@@ -287,6 +287,11 @@ class ModuleFacts:
         self._handed: frozenset[int] | None = None
         self.classes: dict[str, ClassInfo] = {}
         self.functions: dict[str, int] = {}
+        # Instances of the known classes of other packages (`_known_classes`) get the
+        # instance bits after the module's own classes'.
+        self._known = _known_classes(config)
+        self._known_base = sum(isinstance(n, ast.ClassDef) for n in self._every)
+        self.receivers = L.NOTHING  # instance bits of the classes with sink methods
         self._collect(tree)
 
     # -- classification of dotted names -----------------------------------------------------
@@ -361,8 +366,9 @@ class ModuleFacts:
             return L.instance(local.index)
         if self.is_logger_class(dotted):
             return L.LOGGER
-        if self.is_source_owner(dotted):
-            return L.SOURCE_OWNER
+        known = self.instance_of(dotted)
+        if known:
+            return known
         if dotted in _STR:
             return L.STR
         return L.NOTHING
@@ -433,6 +439,7 @@ class ModuleFacts:
             info.facts = weakref.ref(self)
         for table in (self.wire_sinks, self.egress_sinks, self.state_sinks, self.html_sinks):
             self._inherit_sinks(table)
+        self._receivers()
 
     def _inherit_sinks(self, table: dict[str, list[CallSink]]) -> None:
         """`RichMessage.tool_result` where `class RichMessage(ChatMessage)` in this module
@@ -454,6 +461,50 @@ class ModuleFacts:
                             table[target] = sinks
                             methods.setdefault(info.qualname, []).append((method, sinks))
                             changed = True
+
+    def _receivers(self) -> None:
+        """The instance bits worth a look at a method call: the known classes of other
+        packages, and the module's classes that have (or inherit) a sink method."""
+        owners = {
+            target.rpartition(".")[0]
+            for table in (self.wire_sinks, self.egress_sinks, self.state_sinks, self.html_sinks)
+            for target in table
+        }
+        mask = L.NOTHING
+        for info in self.by_index:
+            if info.qualname in owners:
+                mask |= L.instance(info.index)
+        for at in range(len(self._known[0])):
+            mask |= L.instance(self._known_base + at)
+        self.receivers = mask
+
+    def instance_of(self, dotted: str | None) -> int:
+        """Labels of an instance of `dotted`, a class of another package (annotated, or
+        called), when the model knows it: a source owner, a class with a sink method."""
+        if dotted is None:
+            return L.NOTHING
+        out = L.SOURCE_OWNER if _matches(dotted, self._source_owners) else L.NOTHING
+        names, matcher = self._known
+        if names and _matches(dotted, matcher):
+            for at, name in enumerate(names):
+                if _matches(dotted, _one(name)):
+                    out |= L.instance(self._known_base + at)
+        return out
+
+    def method_targets(self, receiver: int, method: str) -> list[str]:
+        """`Class.method` for each class whose instance `receiver` may be, of those that
+        a method sink can be on: typed only from annotations and constructor calls."""
+        hits = receiver & self.receivers
+        if not hits:
+            return []
+        names = self._known[0]
+        out = []
+        for at in L.instances(hits):
+            if at < len(self.by_index):
+                out.append(f"{self.by_index[at].qualname}.{method}")
+            elif 0 <= at - self._known_base < len(names):
+                out.append(f"{names[at - self._known_base]}.{method}")
+        return out
 
     def _is_tool(self, info: ClassInfo) -> bool:
         if info.qualname in self.tool_classes:
@@ -818,6 +869,24 @@ def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], 
     if dotted in exact:
         return True
     return any(dotted.startswith(p) and dotted.endswith(s) for p, s in loose)
+
+
+@functools.cache
+def _known_classes(config: Config) -> tuple[tuple[str, ...], Matcher]:
+    """The classes of other packages whose instances the syntax layer follows: those with
+    a method sink (`BaseChatMessageHistory.add_message`). Never typed from a name."""
+    owners = (
+        sink.target.rpartition(".")[0]
+        for sinks in (config.wire_sinks, config.egress_sinks, config.state_sinks, config.html_sinks)
+        for sink in sinks
+    )
+    names = tuple(dict.fromkeys(o for o in owners if o.rpartition(".")[2][:1].isupper()))
+    return names, class_matcher(names)
+
+
+@functools.lru_cache(maxsize=256)
+def _one(name: str) -> Matcher:
+    return class_matcher((name,))
 
 
 @functools.cache

@@ -1013,8 +1013,9 @@ class Flow:
                 return L.ARTIFACT
             if facts.is_source_call(dotted):
                 return facts.result(facts.model.source_calls[dotted])
-            if facts.is_source_owner(dotted):
-                return L.SOURCE_OWNER
+            known = facts.instance_of(dotted)
+            if known:
+                return known
             if facts.is_logger_class(dotted) or dotted in facts.model.logger_factories:
                 return L.LOGGER
             if dotted in _OPAQUE:

@@ -28,10 +28,15 @@ def call_sink_payloads(
     """(sink name, payload) for each argument of `node` that a configured sink names."""
     if not table:
         return
-    target = ctx.qualify(node.func)
-    if target is None:
+    func = node.func
+    target = ctx.qualify(func)
+    if target is not None:
+        targets = [target]
+    elif isinstance(func, ast.Attribute):  # `history.add_message(...)`: by the receiver's type
+        targets = ctx.facts.method_targets(ctx.labels(func.value), func.attr)
+    else:
         return
-    for sink in _sinks_of(table, target):
+    for sink in (s for t in targets for s in _sinks_of(table, t)):
         label = sink.label
         if sink.any_argument:
             for arg in node.args:
