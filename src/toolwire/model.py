@@ -43,6 +43,8 @@ STRING_FORMS = frozenset({"str", "repr", "format", "model_dump"})
 # A run-only argument names its parameter by position and name (or `*` for keyword-only),
 # so that matching a call needs no framework source.
 _ARGUMENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+:(?:\d+|\*)=[A-Za-z_]\w*")
+_PARAMETER = re.compile(r"(?:\d+|\*)=[A-Za-z_]\w*")
+_KIND = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*=[^=]+")
 
 
 class ModelError(Exception):
@@ -79,10 +81,14 @@ class ArtifactType:
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """A call (`pkg.f`, `pkg.Class.method`) whose return value is a `returns` result."""
+    """A call (`pkg.f`, `pkg.Class.method`) whose return value is a `returns` result; with
+    `argument`, only when that argument is one of `argument_is`."""
 
     call: str
     returns: str
+    argument: str = ""  # `N=name` (or `*=name`): the argument the condition is on
+    # types (annotated as, or built by a call of) or `key=value` dict literals
+    argument_is: tuple[str, ...] = ()
 
 
 Wire = Literal["replace", "under", "factory"]
@@ -361,11 +367,23 @@ def _parse(where: str, data: Mapping[str, Any], framework: str = "") -> dict[str
     out["artifact-types"] = tuple(artifacts)
     sources = []
     for table in _tables(where, "sources", data.get("sources", [])):
-        _no_unknown(where, "sources", table, {"call", "returns"})
+        _no_unknown(where, "sources", table, {"call", "returns", "argument", "argument-is"})
         call, returns = table.get("call"), table.get("returns")
         if not (isinstance(call, str) and isinstance(returns, str)):
             raise ModelError(f"{where}: sources: each needs `call` and `returns` names")
-        sources.append(Source(call, returns))
+        argument = table.get("argument", "")
+        kinds = _strings(where, "argument-is", table.get("argument-is", []))
+        if (
+            not isinstance(argument, str)
+            or bool(argument) != bool(kinds)
+            or (argument and not _PARAMETER.fullmatch(argument))
+            or not all(_KIND.fullmatch(k) for k in kinds)
+        ):
+            raise ModelError(
+                f"{where}: sources: {call}: `argument` ('N=name' or '*=name') and "
+                "`argument-is` (dotted types or 'key=value' dict literals) go together"
+            )
+        sources.append(Source(call, returns, argument, kinds))
     out["sources"] = tuple(sources)
     out["class-tools"] = tuple(
         _class_shape(where, framework, t)

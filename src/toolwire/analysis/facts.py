@@ -8,12 +8,12 @@ from __future__ import annotations
 import ast
 import functools
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from toolwire.analysis import labels as L
 from toolwire.config import CallSink, Config
-from toolwire.model import Index, Model, index
+from toolwire.model import Index, Model, Source, index
 
 _SEQUENCES = frozenset(
     f"{m}.{n}"
@@ -303,14 +303,64 @@ class ModuleFacts:
         """Labels of an instance of the result class `dotted`."""
         return L.RESULT | (L.SAFE_STR if _matches(dotted, self._safe_strings) else L.NOTHING)
 
-    def source_method_result(self, method: str) -> int:
+    def source_method_result(
+        self, method: str, node: ast.Call, labels: Callable[[ast.expr], int]
+    ) -> int:
         """Labels of what a source method returns, its class unknown: safe only if every
-        source method of that name returns a type with safe string forms."""
+        source method of that name returns a type with safe string forms. Nothing when
+        each of them has an argument condition that `node` does not meet."""
+        return self._source_result(lambda s: s.call.rpartition(".")[2] == method, node, labels)
+
+    def source_call_result(
+        self, dotted: str, node: ast.Call, labels: Callable[[ast.expr], int]
+    ) -> int:
+        """Labels of what a call of the source function (or `Class.method`) returns."""
+        return self._source_result(lambda s: s.call == dotted, node, labels)
+
+    def _source_result(
+        self, chosen: Callable[[Source], bool], node: ast.Call, labels: Callable[[ast.expr], int]
+    ) -> int:
         out = L.RESULT | L.SAFE_STR
-        for call, returns in self.model.source_calls.items():
-            if call.rpartition(".")[2] == method:
-                out &= self.result(returns)
-        return out
+        found = False
+        for source in self.config.model.sources:
+            if chosen(source) and self._argument_is(source, node, labels):
+                out &= self.result(source.returns)
+                found = True
+        return out if found else L.NOTHING
+
+    def _argument_is(
+        self, source: Source, node: ast.Call, labels: Callable[[ast.expr], int]
+    ) -> bool:
+        """Does `node` meet the source's argument condition (`argument-is`): the argument
+        is annotated as (or built by a call of) one of the types, or is a dict literal
+        with one of the `key=value` items?"""
+        if not source.argument:
+            return True
+        position, _, name = source.argument.partition("=")
+        given = next((k.value for k in node.keywords if k.arg == name), None)
+        if given is None and position != "*":
+            at = int(position)
+            if at < len(node.args) and not any(
+                isinstance(a, ast.Starred) for a in node.args[: at + 1]
+            ):
+                given = node.args[at]
+        if given is None:
+            return False
+        for kind in source.argument_is:
+            key, literal, value = kind.partition("=")
+            if not literal:
+                if labels(given) & self.instance_of(kind) & ~L.BASE:
+                    return True
+            elif isinstance(given, ast.Dict):
+                for k, v in zip(given.keys, given.values, strict=True):
+                    if (
+                        isinstance(k, ast.Constant)
+                        and k.value == key
+                        and isinstance(v, ast.Constant)
+                        and v.value == value
+                    ):
+                        return True
+        return False
 
     def is_constructed_class(self, dotted: str | None) -> bool:
         """A result type built only by its factories (TW102, TW103, TW105)."""
@@ -874,13 +924,17 @@ def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], 
 @functools.cache
 def _known_classes(config: Config) -> tuple[tuple[str, ...], Matcher]:
     """The classes of other packages whose instances the syntax layer follows: those with
-    a method sink (`BaseChatMessageHistory.add_message`). Never typed from a name."""
+    a method sink (`BaseChatMessageHistory.add_message`), the types of a source's argument
+    condition (`ToolCall`). Never typed from a name."""
     owners = (
         sink.target.rpartition(".")[0]
         for sinks in (config.wire_sinks, config.egress_sinks, config.state_sinks, config.html_sinks)
         for sink in sinks
     )
-    names = tuple(dict.fromkeys(o for o in owners if o.rpartition(".")[2][:1].isupper()))
+    classes = [o for o in owners if o.rpartition(".")[2][:1].isupper()]
+    # and the types a source's argument condition names (`ToolCall`)
+    classes += [k for s in config.model.sources for k in s.argument_is if "=" not in k]
+    names = tuple(dict.fromkeys(classes))
     return names, class_matcher(names)
 
 

@@ -1012,7 +1012,9 @@ class Flow:
             ):
                 return L.ARTIFACT
             if facts.is_source_call(dotted):
-                return facts.result(facts.model.source_calls[dotted])
+                found = facts.source_call_result(dotted, node, self.ctx.labels)
+                if found:
+                    return found
             known = facts.instance_of(dotted)
             if known:
                 return known
@@ -1082,7 +1084,9 @@ class Flow:
             if receiver & L.TOOL and method in facts.tool_methods:
                 return L.RESULT
             if receiver & L.SOURCE_OWNER and method in facts.model.source_methods:
-                return facts.source_method_result(method)
+                found = facts.source_method_result(method, node, self.ctx.labels)
+                if found:
+                    return found
             for owner in self._owner_classes(func.value, receiver):
                 if method in owner.returns:
                     return _declared(owner.returns[method], receiver | arguments)
