@@ -292,6 +292,13 @@ class ModuleFacts:
         self._known = _known_classes(config)
         self._known_base = sum(isinstance(n, ast.ClassDef) for n in self._every)
         self.receivers = L.NOTHING  # instance bits of the classes with sink methods
+        # the result types' bits, each type's name for messages (`ToolMessage result`)
+        self.result_bits = L.NOTHING
+        self._result_shown: dict[int, str] = {}
+        for at, shown in self._known[2].items():
+            self.result_bits |= L.instance(self._known_base + at)
+            self._result_shown[self._known_base + at] = shown
+        self.default_result = config.result_classes[0].rpartition(".")[2]
         self._collect(tree)
 
     # -- classification of dotted names -----------------------------------------------------
@@ -300,8 +307,16 @@ class ModuleFacts:
         return dotted is not None and _matches(dotted, self._results)
 
     def result(self, dotted: str) -> int:
-        """Labels of an instance of the result class `dotted`."""
-        return L.RESULT | (L.SAFE_STR if _matches(dotted, self._safe_strings) else L.NOTHING)
+        """Labels of an instance of the result class `dotted` (its type's bit too)."""
+        out = L.RESULT | (L.SAFE_STR if _matches(dotted, self._safe_strings) else L.NOTHING)
+        return out | (self.instance_of(dotted) & self.result_bits)
+
+    def result_name(self, labels: int) -> str:
+        """The result type a value of `labels` is, for messages, where it is known (one
+        type: `ToolMessage`); else the first result class's name."""
+        known = self._result_shown
+        shown = {known[at] for at in L.instances(labels & self.result_bits) if at in known}
+        return shown.pop() if len(shown) == 1 else self.default_result
 
     def source_method_result(
         self, method: str, node: ast.Call, labels: Callable[[ast.expr], int]
@@ -321,12 +336,15 @@ class ModuleFacts:
         self, chosen: Callable[[Source], bool], node: ast.Call, labels: Callable[[ast.expr], int]
     ) -> int:
         out = L.RESULT | L.SAFE_STR
+        kinds = L.NOTHING  # the result types it may be (their bits are joined, not met)
         found = False
         for source in self.config.model.sources:
             if chosen(source) and self._argument_is(source, node, labels):
-                out &= self.result(source.returns)
+                result = self.result(source.returns)
+                out &= result
+                kinds |= result & self.result_bits
                 found = True
-        return out if found else L.NOTHING
+        return out | kinds if found else L.NOTHING
 
     def _argument_is(
         self, source: Source, node: ast.Call, labels: Callable[[ast.expr], int]
@@ -524,7 +542,7 @@ class ModuleFacts:
         for info in self.by_index:
             if info.qualname in owners:
                 mask |= L.instance(info.index)
-        for at in range(len(self._known[0])):
+        for at in range(self._known[3]):
             mask |= L.instance(self._known_base + at)
         self.receivers = mask
 
@@ -534,7 +552,7 @@ class ModuleFacts:
         if dotted is None:
             return L.NOTHING
         out = L.SOURCE_OWNER if _matches(dotted, self._source_owners) else L.NOTHING
-        names, matcher = self._known
+        names, matcher = self._known[:2]
         if names and _matches(dotted, matcher):
             for at, name in enumerate(names):
                 if _matches(dotted, _one(name)):
@@ -922,20 +940,28 @@ def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], 
 
 
 @functools.cache
-def _known_classes(config: Config) -> tuple[tuple[str, ...], Matcher]:
+def _known_classes(config: Config) -> tuple[tuple[str, ...], Matcher, dict[int, str], int]:
     """The classes of other packages whose instances the syntax layer follows: those with
     a method sink (`BaseChatMessageHistory.add_message`), the types of a source's argument
-    condition (`ToolCall`). Never typed from a name."""
+    condition (`ToolCall`), the result types. Never typed from a name. Also: which of them
+    are result types (index -> the name shown), and how many have method sinks."""
     owners = (
         sink.target.rpartition(".")[0]
         for sinks in (config.wire_sinks, config.egress_sinks, config.state_sinks, config.html_sinks)
         for sink in sinks
     )
-    classes = [o for o in owners if o.rpartition(".")[2][:1].isupper()]
-    # and the types a source's argument condition names (`ToolCall`)
+    classes = list(dict.fromkeys(o for o in owners if o.rpartition(".")[2][:1].isupper()))
+    receivers = len(classes)  # the first ones: the classes with a method sink
+    # the types a source's argument condition names (`ToolCall`)
     classes += [k for s in config.model.sources for k in s.argument_is if "=" not in k]
-    names = tuple(dict.fromkeys(classes))
-    return names, class_matcher(names)
+    # and the result types, by each of their names: where known, messages name the type
+    shown: dict[int, str] = {}
+    for rtype in config.result_types:
+        for name in rtype.names:
+            shown[len(classes)] = rtype.name.rpartition(".")[2]
+            classes.append(name)
+    names = tuple(classes)
+    return names, class_matcher(names), shown, receivers
 
 
 @functools.lru_cache(maxsize=256)

@@ -131,10 +131,13 @@ def stringifies_result(ctx: Context, node: ast.expr) -> bool:
 
 
 def holder(ctx: Context, node: ast.expr) -> str:
-    """`ToolResult r` or `rs, which holds ToolResults`, for messages."""
-    if ctx.labels(node) & L.RESULT:
-        return f"ToolResult {ctx.describe(node)}"
-    return f"{ctx.describe(node)}, which holds ToolResults"
+    """`ToolResult r` or `rs, which holds ToolResults`, for messages; the result type's
+    own name where it is known (`ToolMessage message`)."""
+    labels = ctx.labels(node)
+    name = ctx.facts.result_name(labels)
+    if labels & L.RESULT:
+        return f"{name} {ctx.describe(node)}"
+    return f"{ctx.describe(node)}, which holds {name}s"
 
 
 def egress_payloads(node: ast.Call | ast.Dict, ctx: Context) -> Iterator[tuple[str, ast.expr]]:
