@@ -279,6 +279,14 @@ class ModuleFacts:
             if any(a.target.partition(".")[0] in packages for a in arguments)
             else {}
         )
+        # the names those calls are written with (`ToolReturn`, or its local alias): a
+        # function without one has no run-only argument
+        tails = frozenset(a.target.rpartition(".")[2] for a in arguments)
+        self.run_only_words = tails | frozenset(
+            local
+            for local, dotted in self.names.aliases.items()
+            if self.run_only_arguments and dotted.rpartition(".")[2] in tails
+        )
         self.message_sinks = config.message_sinks
         self.egress_message_sinks = config.egress_message_sinks
         self._tree = tree
@@ -290,7 +298,10 @@ class ModuleFacts:
         # Instances of the known classes of other packages (`_known_classes`) get the
         # instance bits after the module's own classes'.
         self._known = _known_classes(config)
-        self._known_base = sum(isinstance(n, ast.ClassDef) for n in self._every)
+        self._class_nodes = [n for n in self._every if isinstance(n, ast.ClassDef)]
+        self._known_base = len(self._class_nodes)
+        self._typed: dict[str, int] = {}  # `instance_of`, by dotted name
+        self._pair_classes: dict[str, bool] = {}  # `pairs_tool`, by class
         self.receivers = L.NOTHING  # instance bits of the classes with sink methods
         # the result types' bits, each type's name for messages (`ToolMessage result`)
         self.result_bits = L.NOTHING
@@ -482,7 +493,7 @@ class ModuleFacts:
                 labels = self.returns(node)
                 if labels:
                     self.functions[node.name] = labels
-        classes = [n for n in self._every if isinstance(n, ast.ClassDef)]
+        classes = self._class_nodes
         prefix = f"{self.module}." if self.module else "."
         for node in classes:
             info = ClassInfo(
@@ -551,12 +562,16 @@ class ModuleFacts:
         called), when the model knows it: a source owner, a class with a sink method."""
         if dotted is None:
             return L.NOTHING
-        out = L.SOURCE_OWNER if _matches(dotted, self._source_owners) else L.NOTHING
-        names, matcher = self._known[:2]
-        if names and _matches(dotted, matcher):
-            for at, name in enumerate(names):
-                if _matches(dotted, _one(name)):
-                    out |= L.instance(self._known_base + at)
+        out = self._typed.get(dotted)
+        if out is None:
+            out = L.SOURCE_OWNER if _matches(dotted, self._source_owners) else L.NOTHING
+            names, matcher = self._known[:2]
+            # a known class ends with its own name: most names are not asked further
+            if dotted.rpartition(".")[2] in self._known[4] and _matches(dotted, matcher):
+                for at, name in enumerate(names):
+                    if _matches(dotted, _one(name)):
+                        out |= L.instance(self._known_base + at)
+            self._typed[dotted] = out
         return out
 
     def method_targets(self, receiver: int, method: str) -> list[str]:
@@ -643,8 +658,16 @@ class ModuleFacts:
         self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None
     ) -> bool:
         """Is `node` set up as a content-and-artifact tool (whether it is a tool at all is
-        `returns_to_wire`'s to say)?"""
-        return self._pairs(node, cls)
+        `returns_to_wire`'s to say)? Asked of every function: the class's part is kept."""
+        if not self._shapes.pairs:
+            return False
+        if cls is not None:
+            known = self._pair_classes.get(cls.qualname)
+            if known is None:
+                known = self._pair_classes[cls.qualname] = self._pair_class(cls)
+            if known:
+                return True
+        return self._pairs(node, None)
 
     def _pairs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None) -> bool:
         """Is the tool set up to return (content, artifact)? By a decorator keyword
@@ -662,7 +685,12 @@ class ModuleFacts:
                         for k, v in wanted
                     ):
                         return True
-        for statement in cls.node.body if cls is not None else ():
+        return cls is not None and self._pair_class(cls)
+
+    def _pair_class(self, cls: ClassInfo) -> bool:
+        """A class attribute sets its tools up as content-and-artifact."""
+        wanted = self._shapes.pairs
+        for statement in cls.node.body:
             target: ast.expr | None = None
             given: ast.expr | None = None
             if isinstance(statement, ast.AnnAssign):
@@ -939,12 +967,28 @@ def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], 
     return any(dotted.startswith(p) and dotted.endswith(s) for p, s in loose)
 
 
+def _known_classes(config: Config) -> _Known:
+    # by identity first: a run asks once per module, with one config, and hashing a
+    # config hashes every sink's search roots
+    if _KNOWN_LAST and _KNOWN_LAST[0][0] is config:
+        return _KNOWN_LAST[0][1]
+    found = _known_classes_of(config)
+    _KNOWN_LAST[:] = [(config, found)]
+    return found
+
+
+# the known classes' names, matcher, result types shown by index, receivers, last names
+_Known = tuple[tuple[str, ...], Matcher, dict[int, str], int, frozenset[str]]
+_KNOWN_LAST: list[tuple[Config, _Known]] = []
+
+
 @functools.cache
-def _known_classes(config: Config) -> tuple[tuple[str, ...], Matcher, dict[int, str], int]:
+def _known_classes_of(config: Config) -> _Known:
     """The classes of other packages whose instances the syntax layer follows: those with
     a method sink (`BaseChatMessageHistory.add_message`), the types of a source's argument
     condition (`ToolCall`), the result types. Never typed from a name. Also: which of them
-    are result types (index -> the name shown), and how many have method sinks."""
+    are result types (index -> the name shown), how many have method sinks, and their
+    last names."""
     owners = (
         sink.target.rpartition(".")[0]
         for sinks in (config.wire_sinks, config.egress_sinks, config.state_sinks, config.html_sinks)
@@ -961,7 +1005,8 @@ def _known_classes(config: Config) -> tuple[tuple[str, ...], Matcher, dict[int, 
             shown[len(classes)] = rtype.name.rpartition(".")[2]
             classes.append(name)
     names = tuple(classes)
-    return names, class_matcher(names), shown, receivers
+    tails = frozenset(n.rpartition(".")[2] for n in names)
+    return names, class_matcher(names), shown, receivers, tails
 
 
 @functools.lru_cache(maxsize=256)

@@ -1122,6 +1122,9 @@ class Flow:
             return found
         facts = self.facts
         table = facts.run_only_arguments
+        words = facts.run_only_words
+        if table and not self._mentions(node, words):
+            table = {}
         pairs = facts.pairs_tool(node, cls)
         names: set[str] = set()
         if table or pairs:
@@ -1135,7 +1138,7 @@ class Flow:
                     items = sub.value.elts
                     if len(items) > 1 and facts.returns_to_wire(node, cls, sub.value) is items[0]:
                         slots = items[1:]
-                elif table and isinstance(sub, ast.Call):
+                elif table and isinstance(sub, ast.Call) and _last_name(sub.func) in words:
                     slots = [p for _, p in call_sink_payloads(sub, self.ctx, table)]
                 for slot in slots:
                     names |= _free_names(slot)
@@ -1146,6 +1149,13 @@ class Flow:
                         stack.append(child)
         found = self._seeded[key] = frozenset(names)
         return found
+
+    def _mentions(self, node: ast.AST, words: frozenset[str]) -> bool:
+        """Does the source text of `node` name one of `words`? Cheaper than its tree."""
+        lines = self.ctx.lines
+        start, end = getattr(node, "lineno", 1), getattr(node, "end_lineno", None) or len(lines)
+        text = "\n".join(lines[start - 1 : end])
+        return any(word in text for word in words)
 
     def _seed(self, labels: int, value: ast.expr | None) -> int:
         """A binding of a name the function puts in a run-only slot: an artifact, unless
@@ -1489,6 +1499,12 @@ def _container(inner: int, kind: int) -> int:
     if inner & (L.CONTENT | L.DERIVED):
         out |= L.DERIVED
     return out
+
+
+def _last_name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None
 
 
 def _free_names(expr: ast.expr) -> set[str]:

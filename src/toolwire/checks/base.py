@@ -31,12 +31,17 @@ def call_sink_payloads(
     func = node.func
     target = ctx.qualify(func)
     if target is not None:
-        targets = [target]
-    elif isinstance(func, ast.Attribute):  # `history.add_message(...)`: by the receiver's type
-        targets = ctx.facts.method_targets(ctx.labels(func.value), func.attr)
+        sinks = _sinks_of(table, target)
+    elif isinstance(func, ast.Attribute):
+        # `history.add_message(...)`: by the receiver's type, when it has one
+        receiver = ctx.labels(func.value) & ctx.facts.receivers
+        if not receiver:
+            return
+        targets = ctx.facts.method_targets(receiver, func.attr)
+        sinks = [s for t in targets for s in _sinks_of(table, t)]
     else:
         return
-    for sink in (s for t in targets for s in _sinks_of(table, t)):
+    for sink in sinks:
         label = sink.label
         if sink.any_argument:
             for arg in node.args:
