@@ -1508,12 +1508,18 @@ def _last_name(func: ast.expr) -> str | None:
 
 
 def _free_names(expr: ast.expr) -> set[str]:
-    """The names `expr` reads, less those its comprehensions and lambdas bind."""
+    """The names whose whole values `expr` holds: not a name whose attribute it reads
+    (`found.raw` holds part of `found`) or that it calls, nor one its comprehensions and
+    lambdas bind."""
     read: set[str] = set()
     bound: set[str] = set()
     for sub in ast.walk(expr):
         if isinstance(sub, ast.Name):
             (read if isinstance(sub.ctx, ast.Load) else bound).add(sub.id)
+        elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+            bound.add(sub.value.id)
+        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
+            bound.add(sub.func.id)
         elif isinstance(sub, ast.Lambda):
             bound.update(a.arg for a in ast.walk(sub.args) if isinstance(a, ast.arg))
     return read - bound

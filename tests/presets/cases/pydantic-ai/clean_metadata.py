@@ -25,3 +25,14 @@ def other(key: str, note: str) -> ToolReturn:
     status = fetch("status")
     text = ", ".join(str(row) for row in status)
     return ToolReturn(return_value=text, metadata={"ids": ids, "note": note})
+
+
+class Found:
+    def __init__(self, key: str) -> None:
+        self.summary = f"orders for {key}"
+        self.raw = fetch(key)
+
+
+def parts(key: str) -> ToolReturn:
+    found = Found(key)
+    return ToolReturn(return_value=found.summary, metadata={"raw": found.raw, "ids": sorted(found.raw)})
