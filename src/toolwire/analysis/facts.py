@@ -287,14 +287,6 @@ class ModuleFacts:
             for local, dotted in self.names.aliases.items()
             if self.run_only_arguments and dotted.rpartition(".")[2] in tails
         )
-        self.message_sinks = config.message_sinks
-        self.egress_message_sinks = config.egress_message_sinks
-        self._tree = tree
-        self._shapes = _tool_shapes(config.model)
-        self._instances: dict[str, str | None] | None = None  # read when first asked
-        self._handed: frozenset[int] | None = None
-        self.classes: dict[str, ClassInfo] = {}
-        self.functions: dict[str, int] = {}
         # Instances of the known classes of other packages (`_known_classes`) get the
         # instance bits after the module's own classes'.
         self._known = _known_classes(config)
@@ -310,6 +302,14 @@ class ModuleFacts:
             self.result_bits |= L.instance(self._known_base + at)
             self._result_shown[self._known_base + at] = shown
         self.default_result = config.result_classes[0].rpartition(".")[2]
+        self.message_sinks = config.message_sinks
+        self.egress_message_sinks = config.egress_message_sinks
+        self._tree = tree
+        self._shapes = _tool_shapes(config.model)
+        self._instances: dict[str, str | None] | None = None  # read when first asked
+        self._handed: frozenset[int] | None = None
+        self.classes: dict[str, ClassInfo] = {}
+        self.functions: dict[str, int] = {}
         self._collect(tree)
 
     # -- classification of dotted names -----------------------------------------------------
