@@ -8,6 +8,7 @@ the schema is in docs/model.md.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -35,9 +36,15 @@ _LISTS = (
     "html-sinks",
     "serialiser-methods",
     "content-and-artifact",
+    "run-only-arguments",
 )
 _TABLES = ("result-types", "artifact-types", "sources", "class-tools", "function-tools")
 STRING_FORMS = frozenset({"str", "repr", "format", "model_dump"})
+# A run-only argument names its parameter by position and name (or `*` for keyword-only),
+# so that matching a call needs no framework source.
+_ARGUMENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+:(?:\d+|\*)=[A-Za-z_]\w*")
+_PARAMETER = re.compile(r"(?:\d+|\*)=[A-Za-z_]\w*")
+_KIND = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*=[^=]+")
 
 
 class ModelError(Exception):
@@ -74,10 +81,14 @@ class ArtifactType:
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """A call (`pkg.f`, `pkg.Class.method`) whose return value is a `returns` result."""
+    """A call (`pkg.f`, `pkg.Class.method`) whose return value is a `returns` result; with
+    `argument`, only when that argument is one of `argument_is`."""
 
     call: str
     returns: str
+    argument: str = ""  # `N=name` (or `*=name`): the argument the condition is on
+    # types (annotated as, or built by a call of) or `key=value` dict literals
+    argument_is: tuple[str, ...] = ()
 
 
 Wire = Literal["replace", "under", "factory"]
@@ -162,6 +173,8 @@ class Model:
     html_sinks: tuple[str, ...] = ()
     serialiser_methods: tuple[str, ...] = ()
     content_and_artifact: tuple[str, ...] = ()  # `keyword=value`: the tool returns a pair
+    # `pkg.Class:*=name` / `pkg.f:N=name`: an argument that goes to a run-only channel
+    run_only_arguments: tuple[str, ...] = ()
     class_tools: tuple[ClassShape, ...] = ()
     function_tools: tuple[FunctionShape, ...] = ()
 
@@ -336,6 +349,12 @@ def _parse(where: str, data: Mapping[str, Any], framework: str = "") -> dict[str
     for key in _LISTS:
         if key in data:
             out[key] = _strings(where, key, data[key])
+    for spec in out.get("run-only-arguments", ()):
+        if not _ARGUMENT.fullmatch(spec):
+            raise ModelError(
+                f"{where}: run-only-arguments: {spec!r} is not 'pkg.Callable:N=name' or "
+                "'pkg.Callable:*=name'"
+            )
     out["result-types"] = tuple(
         _result_type(where, t, framework)
         for t in _tables(where, "result-types", data.get("result-types", []))
@@ -351,11 +370,23 @@ def _parse(where: str, data: Mapping[str, Any], framework: str = "") -> dict[str
     out["artifact-types"] = tuple(artifacts)
     sources = []
     for table in _tables(where, "sources", data.get("sources", [])):
-        _no_unknown(where, "sources", table, {"call", "returns"})
+        _no_unknown(where, "sources", table, {"call", "returns", "argument", "argument-is"})
         call, returns = table.get("call"), table.get("returns")
         if not (isinstance(call, str) and isinstance(returns, str)):
             raise ModelError(f"{where}: sources: each needs `call` and `returns` names")
-        sources.append(Source(call, returns))
+        argument = table.get("argument", "")
+        kinds = _strings(where, "argument-is", table.get("argument-is", []))
+        if (
+            not isinstance(argument, str)
+            or bool(argument) != bool(kinds)
+            or (argument and not _PARAMETER.fullmatch(argument))
+            or not all(_KIND.fullmatch(k) for k in kinds)
+        ):
+            raise ModelError(
+                f"{where}: sources: {call}: `argument` ('N=name' or '*=name') and "
+                "`argument-is` (dotted types or 'key=value' dict literals) go together"
+            )
+        sources.append(Source(call, returns, argument, kinds))
     out["sources"] = tuple(sources)
     out["class-tools"] = tuple(
         _class_shape(where, framework, t)

@@ -56,6 +56,12 @@ class Prefilter:
                     *(f"def {m}" for m in config.tool_methods),
                     *model.source_methods,
                     *sorted(model.run_only),
+                    # a run-only slot (docs/model.md): a class, or a tool's pair set-up
+                    *(
+                        a.partition(":")[0].rpartition(".")[2]
+                        for a in config.model.run_only_arguments
+                    ),
+                    *(p.partition("=")[2] for p in config.model.content_and_artifact),
                 )
             )
         )

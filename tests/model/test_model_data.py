@@ -10,7 +10,7 @@ import dataclasses
 
 import pytest
 
-from toolwire.config import ConfigError, config_from_table, load_config
+from toolwire.config import ConfigError, config_from_table, load_config, parse_sink
 from toolwire.engine import check_source
 from toolwire.model import ClassShape, FunctionShape, ModelError, Source, _parse, load_model
 
@@ -243,3 +243,69 @@ def test_presets_load_without_reading_framework_sources() -> None:
     signatures._signature.cache_clear()
     check_source("import os\n\nos.getcwd()\n", "other.py", config)
     assert signatures._signature.cache_info().misses == 0
+
+
+RUNS = """\
+from gen import Call, Runner
+from toolwire import ToolResult
+
+
+def run(runner: Runner, call: Call, text: str) -> None:
+    print(runner.run(call))
+    print(runner.run({"kind": "call", "id": "1"}))
+    print(runner.run(Call()))
+    print(runner.run(text))
+    print(runner.run({"kind": "other"}))
+"""
+
+
+def test_a_source_with_an_argument_condition_needs_that_argument() -> None:
+    model = load_model()
+    conditional = Source(
+        "gen.Runner.run", "toolwire.ToolResult", "0=item", ("gen.Call", "kind=call")
+    )
+    assert _codes(RUNS, model=dataclasses.replace(model, sources=(conditional,))) == [
+        (6, "TW204"),
+        (7, "TW204"),
+        (8, "TW204"),
+    ]
+    plain = Source("gen.Runner.run", "toolwire.ToolResult")
+    assert len(_codes(RUNS, model=dataclasses.replace(model, sources=(plain,)))) == 5
+
+
+SLOTS = """\
+import json
+from gen import Reply
+
+
+def fetch(key: str) -> list[str]:
+    return [key]
+
+
+def leaky(key: str) -> Reply:
+    rows = fetch(key)
+    return Reply(json.dumps(rows), extra=rows)
+
+
+def fine(key: str) -> Reply:
+    rows = fetch(key)
+    return Reply(f"{len(rows)} rows", extra=rows)
+"""
+
+
+def test_a_run_only_argument_seeds_what_it_is_given() -> None:
+    config = load_config(None)
+    model = dataclasses.replace(config.model, run_only_arguments=("gen.Reply:*=extra",))
+    sinks = [parse_sink(None, "wire-sinks", "gen.Reply:0=text", ())]
+    assert _codes(SLOTS, model=model, wire_sinks=tuple(sinks)) == [(11, "TW302")]
+    assert _codes(SLOTS, wire_sinks=tuple(sinks)) == []  # without the entry, nothing is known
+
+
+def test_source_conditions_and_run_only_arguments_off_the_schema_are_errors() -> None:
+    source = {"call": "a.B.run", "returns": "a.R"}
+    with pytest.raises(ModelError, match="`argument-is`"):
+        _parse("x.toml", {"sources": [{**source, "argument": "0=item"}]})
+    with pytest.raises(ModelError, match="`argument-is`"):
+        _parse("x.toml", {"sources": [{**source, "argument": "item", "argument-is": ["a.C"]}]})
+    with pytest.raises(ModelError, match="run-only-arguments"):
+        _parse("x.toml", {"run-only-arguments": ["a.Reply:extra"]})

@@ -8,12 +8,12 @@ from __future__ import annotations
 import ast
 import functools
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from toolwire.analysis import labels as L
 from toolwire.config import CallSink, Config
-from toolwire.model import Index, Model, index
+from toolwire.model import Index, Model, Source, index
 
 _SEQUENCES = frozenset(
     f"{m}.{n}"
@@ -289,6 +289,36 @@ class ModuleFacts:
         self.egress_sinks = _by_target(config.egress_sinks, packages)
         self.state_sinks = _by_target(config.state_sinks, packages)
         self.html_sinks = _by_target(config.html_sinks, packages)
+        # only where the module imports from the package: most modules never look
+        arguments = _run_only_arguments(config.model)
+        self.run_only_arguments = (
+            _by_target(arguments, packages)
+            if any(a.target.partition(".")[0] in packages for a in arguments)
+            else {}
+        )
+        # the names those calls are written with (`ToolReturn`, or its local alias): a
+        # function without one has no run-only argument
+        tails = frozenset(a.target.rpartition(".")[2] for a in arguments)
+        self.run_only_words = tails | frozenset(
+            local
+            for local, dotted in self.names.aliases.items()
+            if self.run_only_arguments and dotted.rpartition(".")[2] in tails
+        )
+        # Instances of the known classes of other packages (`_known_classes`) get the
+        # instance bits after the module's own classes'.
+        self._known = _known_classes(config)
+        self._class_nodes = [n for n in self._every if isinstance(n, ast.ClassDef)]
+        self._known_base = len(self._class_nodes)
+        self._typed: dict[str, int] = {}  # `instance_of`, by dotted name
+        self._pair_classes: dict[str, bool] = {}  # `pairs_tool`, by class
+        self.receivers = L.NOTHING  # instance bits of the classes with sink methods
+        # the result types' bits, each type's name for messages (`ToolMessage result`)
+        self.result_bits = L.NOTHING
+        self._result_shown: dict[int, str] = {}
+        for at, shown in self._known[2].items():
+            self.result_bits |= L.instance(self._known_base + at)
+            self._result_shown[self._known_base + at] = shown
+        self.default_result = config.result_classes[0].rpartition(".")[2]
         self.message_sinks = config.message_sinks
         self.egress_message_sinks = config.egress_message_sinks
         self._tree = tree
@@ -305,17 +335,78 @@ class ModuleFacts:
         return dotted is not None and _matches(dotted, self._results)
 
     def result(self, dotted: str) -> int:
-        """Labels of an instance of the result class `dotted`."""
-        return L.RESULT | (L.SAFE_STR if _matches(dotted, self._safe_strings) else L.NOTHING)
+        """Labels of an instance of the result class `dotted` (its type's bit too)."""
+        out = L.RESULT | (L.SAFE_STR if _matches(dotted, self._safe_strings) else L.NOTHING)
+        return out | (self.instance_of(dotted) & self.result_bits)
 
-    def source_method_result(self, method: str) -> int:
+    def result_name(self, labels: int) -> str:
+        """The result type a value of `labels` is, for messages, where it is known (one
+        type: `ToolMessage`); else the first result class's name."""
+        known = self._result_shown
+        shown = {known[at] for at in L.instances(labels & self.result_bits) if at in known}
+        return shown.pop() if len(shown) == 1 else self.default_result
+
+    def source_method_result(
+        self, method: str, node: ast.Call, labels: Callable[[ast.expr], int]
+    ) -> int:
         """Labels of what a source method returns, its class unknown: safe only if every
-        source method of that name returns a type with safe string forms."""
+        source method of that name returns a type with safe string forms. Nothing when
+        each of them has an argument condition that `node` does not meet."""
+        return self._source_result(lambda s: s.call.rpartition(".")[2] == method, node, labels)
+
+    def source_call_result(
+        self, dotted: str, node: ast.Call, labels: Callable[[ast.expr], int]
+    ) -> int:
+        """Labels of what a call of the source function (or `Class.method`) returns."""
+        return self._source_result(lambda s: s.call == dotted, node, labels)
+
+    def _source_result(
+        self, chosen: Callable[[Source], bool], node: ast.Call, labels: Callable[[ast.expr], int]
+    ) -> int:
         out = L.RESULT | L.SAFE_STR
-        for call, returns in self.model.source_calls.items():
-            if call.rpartition(".")[2] == method:
-                out &= self.result(returns)
-        return out
+        kinds = L.NOTHING  # the result types it may be (their bits are joined, not met)
+        found = False
+        for source in self.config.model.sources:
+            if chosen(source) and self._argument_is(source, node, labels):
+                result = self.result(source.returns)
+                out &= result
+                kinds |= result & self.result_bits
+                found = True
+        return out | kinds if found else L.NOTHING
+
+    def _argument_is(
+        self, source: Source, node: ast.Call, labels: Callable[[ast.expr], int]
+    ) -> bool:
+        """Does `node` meet the source's argument condition (`argument-is`): the argument
+        is annotated as (or built by a call of) one of the types, or is a dict literal
+        with one of the `key=value` items?"""
+        if not source.argument:
+            return True
+        position, _, name = source.argument.partition("=")
+        given = next((k.value for k in node.keywords if k.arg == name), None)
+        if given is None and position != "*":
+            at = int(position)
+            if at < len(node.args) and not any(
+                isinstance(a, ast.Starred) for a in node.args[: at + 1]
+            ):
+                given = node.args[at]
+        if given is None:
+            return False
+        for kind in source.argument_is:
+            key, literal, value = kind.partition("=")
+            if not literal:
+                if labels(given) & self.instance_of(kind) & ~L.BASE:
+                    return True
+            elif isinstance(given, ast.Dict):
+                for k, v in zip(given.keys, given.values, strict=True):
+                    if (
+                        isinstance(k, ast.Constant)
+                        and k.value == key
+                        and isinstance(v, ast.Constant)
+                        and v.value == value
+                    ):
+                        return True
+        return False
 
     def is_constructed_class(self, dotted: str | None) -> bool:
         """A result type built only by its factories (TW102, TW103, TW105)."""
@@ -371,8 +462,9 @@ class ModuleFacts:
             return L.instance(local.index)
         if self.is_logger_class(dotted):
             return L.LOGGER
-        if self.is_source_owner(dotted):
-            return L.SOURCE_OWNER
+        known = self.instance_of(dotted)
+        if known:
+            return known
         if dotted in _STR:
             return L.STR
         return L.NOTHING
@@ -418,7 +510,7 @@ class ModuleFacts:
                 labels = self.returns(node)
                 if labels:
                     self.functions[node.name] = labels
-        classes = [n for n in self._every if isinstance(n, ast.ClassDef)]
+        classes = self._class_nodes
         prefix = f"{self.module}." if self.module else "."
         for node in classes:
             info = ClassInfo(
@@ -445,6 +537,7 @@ class ModuleFacts:
             info.facts = weakref.ref(self)
         for table in (self.wire_sinks, self.egress_sinks, self.state_sinks, self.html_sinks):
             self._inherit_sinks(table)
+        self._receivers()
 
     def _inherit_sinks(self, table: dict[str, list[CallSink]]) -> None:
         """`RichMessage.tool_result` where `class RichMessage(ChatMessage)` in this module
@@ -466,6 +559,54 @@ class ModuleFacts:
                             table[target] = sinks
                             methods.setdefault(info.qualname, []).append((method, sinks))
                             changed = True
+
+    def _receivers(self) -> None:
+        """The instance bits worth a look at a method call: the known classes of other
+        packages, and the module's classes that have (or inherit) a sink method."""
+        owners = {
+            target.rpartition(".")[0]
+            for table in (self.wire_sinks, self.egress_sinks, self.state_sinks, self.html_sinks)
+            for target in table
+        }
+        mask = L.NOTHING
+        for info in self.by_index:
+            if info.qualname in owners:
+                mask |= L.instance(info.index)
+        for at in range(self._known[3]):
+            mask |= L.instance(self._known_base + at)
+        self.receivers = mask
+
+    def instance_of(self, dotted: str | None) -> int:
+        """Labels of an instance of `dotted`, a class of another package (annotated, or
+        called), when the model knows it: a source owner, a class with a sink method."""
+        if dotted is None:
+            return L.NOTHING
+        out = self._typed.get(dotted)
+        if out is None:
+            out = L.SOURCE_OWNER if _matches(dotted, self._source_owners) else L.NOTHING
+            names, matcher = self._known[:2]
+            # a known class ends with its own name: most names are not asked further
+            if dotted.rpartition(".")[2] in self._known[4] and _matches(dotted, matcher):
+                for at, name in enumerate(names):
+                    if _matches(dotted, _one(name)):
+                        out |= L.instance(self._known_base + at)
+            self._typed[dotted] = out
+        return out
+
+    def method_targets(self, receiver: int, method: str) -> list[str]:
+        """`Class.method` for each class whose instance `receiver` may be, of those that
+        a method sink can be on: typed only from annotations and constructor calls."""
+        hits = receiver & self.receivers
+        if not hits:
+            return []
+        names = self._known[0]
+        out = []
+        for at in L.instances(hits):
+            if at < len(self.by_index):
+                out.append(f"{self.by_index[at].qualname}.{method}")
+            elif 0 <= at - self._known_base < len(names):
+                out.append(f"{names[at - self._known_base]}.{method}")
+        return out
 
     def _is_tool(self, info: ClassInfo) -> bool:
         if info.qualname in self.tool_classes:
@@ -532,6 +673,21 @@ class ModuleFacts:
             return value.elts[0]
         return None  # a pair built elsewhere: which part is which is not known here
 
+    def pairs_tool(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None
+    ) -> bool:
+        """Is `node` set up as a content-and-artifact tool (whether it is a tool at all is
+        `returns_to_wire`'s to say)? Asked of every function: the class's part is kept."""
+        if not self._shapes.pairs:
+            return False
+        if cls is not None:
+            known = self._pair_classes.get(cls.qualname)
+            if known is None:
+                known = self._pair_classes[cls.qualname] = self._pair_class(cls)
+            if known:
+                return True
+        return self._pairs(node, None)
+
     def _pairs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None) -> bool:
         """Is the tool set up to return (content, artifact)? By a decorator keyword
         (`@tool(response_format="content_and_artifact")`) or a class attribute."""
@@ -548,7 +704,12 @@ class ModuleFacts:
                         for k, v in wanted
                     ):
                         return True
-        for statement in cls.node.body if cls is not None else ():
+        return cls is not None and self._pair_class(cls)
+
+    def _pair_class(self, cls: ClassInfo) -> bool:
+        """A class attribute sets its tools up as content-and-artifact."""
+        wanted = self._shapes.pairs
+        for statement in cls.node.body:
             target: ast.expr | None = None
             given: ast.expr | None = None
             if isinstance(statement, ast.AnnAssign):
@@ -823,6 +984,66 @@ def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], 
     if dotted in exact:
         return True
     return any(dotted.startswith(p) and dotted.endswith(s) for p, s in loose)
+
+
+def _known_classes(config: Config) -> _Known:
+    # by identity first: a run asks once per module, with one config, and hashing a
+    # config hashes every sink's search roots
+    if _KNOWN_LAST and _KNOWN_LAST[0][0] is config:
+        return _KNOWN_LAST[0][1]
+    found = _known_classes_of(config)
+    _KNOWN_LAST[:] = [(config, found)]
+    return found
+
+
+# the known classes' names, matcher, result types shown by index, receivers, last names
+_Known = tuple[tuple[str, ...], Matcher, dict[int, str], int, frozenset[str]]
+_KNOWN_LAST: list[tuple[Config, _Known]] = []
+
+
+@functools.cache
+def _known_classes_of(config: Config) -> _Known:
+    """The classes of other packages whose instances the syntax layer follows: those with
+    a method sink (`BaseChatMessageHistory.add_message`), the types of a source's argument
+    condition (`ToolCall`), the result types. Never typed from a name. Also: which of them
+    are result types (index -> the name shown), how many have method sinks, and their
+    last names."""
+    owners = (
+        sink.target.rpartition(".")[0]
+        for sinks in (config.wire_sinks, config.egress_sinks, config.state_sinks, config.html_sinks)
+        for sink in sinks
+    )
+    classes = list(dict.fromkeys(o for o in owners if o.rpartition(".")[2][:1].isupper()))
+    receivers = len(classes)  # the first ones: the classes with a method sink
+    # the types a source's argument condition names (`ToolCall`)
+    classes += [k for s in config.model.sources for k in s.argument_is if "=" not in k]
+    # and the result types, by each of their names: where known, messages name the type
+    shown: dict[int, str] = {}
+    for rtype in config.result_types:
+        for name in rtype.names:
+            shown[len(classes)] = rtype.name.rpartition(".")[2]
+            classes.append(name)
+    names = tuple(classes)
+    tails = frozenset(n.rpartition(".")[2] for n in names)
+    return names, class_matcher(names), shown, receivers, tails
+
+
+@functools.lru_cache(maxsize=256)
+def _one(name: str) -> Matcher:
+    return class_matcher((name,))
+
+
+@functools.cache
+def _run_only_arguments(model: Model) -> tuple[CallSink, ...]:
+    """The model's `run-only-arguments`, as sinks (their form is checked when read)."""
+    from toolwire.config import parse_sink
+
+    out = []
+    for spec in model.run_only_arguments:
+        sink = parse_sink(None, "run-only-arguments", spec, ())
+        if isinstance(sink, CallSink):
+            out.append(sink)
+    return tuple(out)
 
 
 def _by_target(sinks: tuple[CallSink, ...], packages: frozenset[str]) -> dict[str, list[CallSink]]:

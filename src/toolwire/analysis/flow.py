@@ -187,6 +187,8 @@ class Scope:
     qualname: str
     cls: ClassInfo | None = None  # the class whose method this is
     env: Env = field(default_factory=Env)
+    # names whose values the function also puts in a run-only slot (`_seeds`)
+    seeds: frozenset[str] = frozenset()
 
 
 class Context:
@@ -283,6 +285,7 @@ class Flow:
         self._nesting = 0
         self._skip: frozenset[int] | None = None
         self._summaries: dict[tuple[str, tuple[tuple[str, int], ...]], Summary | None] = {}
+        self._seeded: dict[int, frozenset[str]] = {}  # function → its `_seeds`
 
     # -- scopes -----------------------------------------------------------------------------
 
@@ -349,6 +352,8 @@ class Flow:
         for param, labels in (given or {}).items():
             env.set(param, labels)
         self.ctx.scope = Scope(node, f"{outer.qualname}.{name}".lstrip("."), cls, env)
+        if not isinstance(node, ast.Lambda):
+            self.ctx.scope.seeds = self._seeds(node, cls)
         saved = self._returns, self._yields
         self._returns = self._yields = _UNBOUND
         try:
@@ -652,6 +657,8 @@ class Flow:
     def bind(self, target: ast.expr, labels: int, value: ast.expr | None) -> None:
         env = self.ctx.scope.env
         if isinstance(target, ast.Name):
+            if target.id in self.ctx.scope.seeds:
+                labels = self._seed(labels, value)
             env.set(target.id, labels or L.OTHER)
             if env.callables is not None or isinstance(value, ast.Lambda | ast.Call):
                 env.bind_callee(target.id, self._callee(target.id, value))
@@ -1005,9 +1012,12 @@ class Flow:
             ):
                 return L.ARTIFACT
             if facts.is_source_call(dotted):
-                return facts.result(facts.model.source_calls[dotted])
-            if facts.is_source_owner(dotted):
-                return L.SOURCE_OWNER
+                found = facts.source_call_result(dotted, node, self.ctx.labels)
+                if found:
+                    return found
+            known = facts.instance_of(dotted)
+            if known:
+                return known
             if facts.is_logger_class(dotted) or dotted in facts.model.logger_factories:
                 return L.LOGGER
             if dotted in _OPAQUE:
@@ -1074,7 +1084,9 @@ class Flow:
             if receiver & L.TOOL and method in facts.tool_methods:
                 return L.RESULT
             if receiver & L.SOURCE_OWNER and method in facts.model.source_methods:
-                return facts.source_method_result(method)
+                found = facts.source_method_result(method, node, self.ctx.labels)
+                if found:
+                    return found
             for owner in self._owner_classes(func.value, receiver):
                 if method in owner.returns:
                     return _declared(owner.returns[method], receiver | arguments)
@@ -1093,6 +1105,66 @@ class Flow:
             if receiver & L.STR and method in _STR_METHODS:
                 return L.STR | L.derived(receiver | arguments)
         return L.derived(receiver | arguments)
+
+    # -- run-only slots -------------------------------------------------------------------
+
+    def _seeds(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None
+    ) -> frozenset[str]:
+        """The names whose values `node` puts in a run-only slot: the second item of the
+        pair a content-and-artifact tool returns, a `run-only-arguments` argument
+        (`ToolReturn(metadata=rows)`). Bound, they are artifacts (`_seed`), so the same
+        data serialised into the wire slot too is TW302. One walk of the function's own
+        body (nested functions get theirs), only where a slot can be."""
+        key = id(node)
+        found = self._seeded.get(key)
+        if found is not None:
+            return found
+        facts = self.facts
+        table = facts.run_only_arguments
+        words = facts.run_only_words
+        if table and not self._mentions(node, words):
+            table = {}
+        pairs = facts.pairs_tool(node, cls)
+        names: set[str] = set()
+        if table or pairs:
+            from toolwire.checks.base import call_sink_payloads
+
+            stack: list[ast.AST] = list(node.body)
+            while stack:
+                sub = stack.pop()
+                slots: list[ast.expr] = []
+                if pairs and isinstance(sub, ast.Return) and isinstance(sub.value, ast.Tuple):
+                    items = sub.value.elts
+                    if len(items) > 1 and facts.returns_to_wire(node, cls, sub.value) is items[0]:
+                        slots = items[1:]
+                elif table and isinstance(sub, ast.Call) and _last_name(sub.func) in words:
+                    slots = [p for _, p in call_sink_payloads(sub, self.ctx, table)]
+                for slot in slots:
+                    names |= _free_names(slot)
+                for child in ast.iter_child_nodes(sub):
+                    if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                        continue
+                    if table or isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+                        stack.append(child)
+        found = self._seeded[key] = frozenset(names)
+        return found
+
+    def _mentions(self, node: ast.AST, words: frozenset[str]) -> bool:
+        """Does the source text of `node` name one of `words`? Cheaper than its tree."""
+        lines = self.ctx.lines
+        start, end = getattr(node, "lineno", 1), getattr(node, "end_lineno", None) or len(lines)
+        text = "\n".join(lines[start - 1 : end])
+        return any(word in text for word in words)
+
+    def _seed(self, labels: int, value: ast.expr | None) -> int:
+        """A binding of a name the function puts in a run-only slot: an artifact, unless
+        the value is text or says nothing of any record (a literal, `len(rows)`)."""
+        if labels & L.STR or isinstance(value, ast.Constant | ast.Lambda):
+            return labels
+        if isinstance(value, ast.Call) and self.ctx.qualify(value.func) in _OPAQUE:
+            return labels
+        return labels | L.ARTIFACT
 
     # -- local callables ------------------------------------------------------------------
 
@@ -1427,6 +1499,30 @@ def _container(inner: int, kind: int) -> int:
     if inner & (L.CONTENT | L.DERIVED):
         out |= L.DERIVED
     return out
+
+
+def _last_name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None
+
+
+def _free_names(expr: ast.expr) -> set[str]:
+    """The names whose whole values `expr` holds: not a name whose attribute it reads
+    (`found.raw` holds part of `found`) or that it calls, nor one its comprehensions and
+    lambdas bind."""
+    read: set[str] = set()
+    bound: set[str] = set()
+    for sub in ast.walk(expr):
+        if isinstance(sub, ast.Name):
+            (read if isinstance(sub.ctx, ast.Load) else bound).add(sub.id)
+        elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+            bound.add(sub.value.id)
+        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
+            bound.add(sub.func.id)
+        elif isinstance(sub, ast.Lambda):
+            bound.update(a.arg for a in ast.walk(sub.args) if isinstance(a, ast.arg))
+    return read - bound
 
 
 def _attribute_key(node: ast.Attribute) -> str | None:

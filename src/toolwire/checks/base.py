@@ -28,10 +28,20 @@ def call_sink_payloads(
     """(sink name, payload) for each argument of `node` that a configured sink names."""
     if not table:
         return
-    target = ctx.qualify(node.func)
-    if target is None:
+    func = node.func
+    target = ctx.qualify(func)
+    if target is not None:
+        sinks = _sinks_of(table, target)
+    elif isinstance(func, ast.Attribute):
+        # `history.add_message(...)`: by the receiver's type, when it has one
+        receiver = ctx.labels(func.value) & ctx.facts.receivers
+        if not receiver:
+            return
+        targets = ctx.facts.method_targets(receiver, func.attr)
+        sinks = [s for t in targets for s in _sinks_of(table, t)]
+    else:
         return
-    for sink in _sinks_of(table, target):
+    for sink in sinks:
         label = sink.label
         if sink.any_argument:
             for arg in node.args:
@@ -126,10 +136,13 @@ def stringifies_result(ctx: Context, node: ast.expr) -> bool:
 
 
 def holder(ctx: Context, node: ast.expr) -> str:
-    """`ToolResult r` or `rs, which holds ToolResults`, for messages."""
-    if ctx.labels(node) & L.RESULT:
-        return f"ToolResult {ctx.describe(node)}"
-    return f"{ctx.describe(node)}, which holds ToolResults"
+    """`ToolResult r` or `rs, which holds ToolResults`, for messages; the result type's
+    own name where it is known (`ToolMessage message`)."""
+    labels = ctx.labels(node)
+    name = ctx.facts.result_name(labels)
+    if labels & L.RESULT:
+        return f"{name} {ctx.describe(node)}"
+    return f"{ctx.describe(node)}, which holds {name}s"
 
 
 def egress_payloads(node: ast.Call | ast.Dict, ctx: Context) -> Iterator[tuple[str, ast.expr]]:

@@ -35,7 +35,11 @@ class ResultStringified(Check):
         ):
             value = node.args[0]
             fix = None
-            if conversion == "str" and len(node.args) == 1 and ctx.labels(value) == L.RESULT:
+            if (
+                conversion == "str"
+                and len(node.args) == 1
+                and ctx.labels(value) & ~ctx.facts.result_bits == L.RESULT
+            ):
                 fix = "wire-content"
             self.report(
                 ctx,

@@ -27,17 +27,18 @@ class WirePayloadNotContent(Check):
             if labels & L.ARTIFACT:
                 continue
             shown = ctx.describe(payload)
-            if labels == L.RESULT:
-                value, content = f"ToolResult {shown}", f"{shown}.content"
+            name = ctx.facts.result_name(labels)
+            if labels & ~ctx.facts.result_bits == L.RESULT:
+                value, content = f"{name} {shown}", f"{shown}.content"
                 text = message(self.code, "whole", sink=sink, value=value, content=content)
                 self.report(ctx, payload, text, fix="wire-content")
                 continue
             if labels & L.RESULT:
-                value = f"{shown}, which may be a ToolResult"
+                value = f"{shown}, which may be a {name}"
             elif L.holds_result(labels):
-                value = f"{shown}, which holds ToolResults"
+                value = f"{shown}, which holds {name}s"
             elif labels & L.DERIVED:
-                value = f"{shown}, a value computed from a ToolResult"
+                value = f"{shown}, a value computed from a {name}"
             else:
                 continue
             key = "whole" if L.holds_result(labels) else "other"

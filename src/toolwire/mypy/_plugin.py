@@ -207,6 +207,14 @@ class ToolwirePlugin(Plugin):
             if item is not expr
         )
 
+    def shown(self, typ: Type | None) -> str:
+        """The name of the result type `typ` is or holds, for messages (`ToolMessage`);
+        the first result class when it holds none itself (a value computed from one)."""
+        for fullname, rtype in self.types.items():
+            if holds(typ, (fullname,)):
+                return rtype.name.rpartition(".")[2]
+        return self.result_name
+
     def from_artifacts(self, call: Call, expr: Expression, typ: Type) -> bool:
         """An artifact, a run-only field of a result, or a value computed from one."""
         if holds(typ, self.artifacts):

@@ -20,7 +20,7 @@ def register(plugin: ToolwirePlugin) -> None:
 
     def egress(call: Call, sink: str, expr: Expression, typ: Type, kind: ArgKind) -> None:
         if plugin.holds_result(call, expr, typ, form="str"):
-            plugin.fail(call.api, CODE, "egress", expr, sink=sink, value=f"a {plugin.result_name}")
+            plugin.fail(call.api, CODE, "egress", expr, sink=sink, value=f"a {plugin.shown(typ)}")
 
     plugin.on_sink("egress", egress)
 
@@ -36,7 +36,7 @@ def _stringifier(plugin: ToolwirePlugin, shown: str) -> CallCheck:
         for expr, typ, _ in call.actuals([0]):
             if plugin.holds_result(call, expr, typ, form=form):
                 plugin.fail(
-                    call.api, CODE, "call", expr, call=shown, value=f"a {plugin.result_name}"
+                    call.api, CODE, "call", expr, call=shown, value=f"a {plugin.shown(typ)}"
                 )
                 return
 
@@ -49,7 +49,7 @@ def _string_method(plugin: ToolwirePlugin, method: str) -> ValueCheck:
     def check(api: CheckerPluginInterface, context: Context, typ: Type | None) -> None:
         if holds(typ, plugin.unsafe(form), string_forms=True):
             plugin.fail(
-                api, CODE, "call", context, call=f".{method}", value=f"a {plugin.result_name}"
+                api, CODE, "call", context, call=f".{method}", value=f"a {plugin.shown(typ)}"
             )
 
     return check

@@ -21,7 +21,7 @@ def register(plugin: ToolwirePlugin) -> None:
             api: CheckerPluginInterface, context: Context, typ: Type | None, attr: str = attribute
         ) -> None:
             if holds(typ, plugin.results):
-                value = f"a {plugin.result_name}"
+                value = f"a {plugin.shown(typ)}"
                 plugin.fail(api, CODE, "call", context, call=f".{attr}", value=value)
 
         plugin.on_attribute(f"builtins.object.{attribute}", exposed)
@@ -32,7 +32,7 @@ def register(plugin: ToolwirePlugin) -> None:
         ) -> None:
             # a dump holds every field: unsafe unless the type's safe-strings say `model_dump`
             if holds(typ, plugin.unsafe("model_dump")):
-                value = f"a {plugin.result_name}"
+                value = f"a {plugin.shown(typ)}"
                 plugin.fail(api, CODE, "call", context, call=f".{name}", value=value)
 
         plugin.on_string_method(method, dumped)
@@ -43,7 +43,7 @@ def _check(plugin: ToolwirePlugin, shown: str) -> CallCheck:
         for expr, typ, _ in call.actuals([0]):
             if plugin.holds_result(call, expr, typ):
                 plugin.fail(
-                    call.api, CODE, "call", expr, call=shown, value=f"a {plugin.result_name}"
+                    call.api, CODE, "call", expr, call=shown, value=f"a {plugin.shown(typ)}"
                 )
                 return
 

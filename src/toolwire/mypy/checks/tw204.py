@@ -19,7 +19,7 @@ def _check(plugin: ToolwirePlugin, shown: str) -> CallCheck:
         for expr, typ, _ in call.actuals():
             if plugin.holds_result(call, expr, typ, form="str"):
                 plugin.fail(
-                    call.api, CODE, "call", expr, call=shown, value=f"a {plugin.result_name}"
+                    call.api, CODE, "call", expr, call=shown, value=f"a {plugin.shown(typ)}"
                 )
                 return
 

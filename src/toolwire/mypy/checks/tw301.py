@@ -13,7 +13,7 @@ CODE = "TW301"
 
 def register(plugin: ToolwirePlugin) -> None:
     def check(call: Call, sink: str, expr: Expression, typ: Type, kind: ArgKind) -> None:
-        name = plugin.result_name
+        name = plugin.shown(typ)
         if plugin.holds_result(call, expr, typ):
             plugin.fail(
                 call.api, CODE, "whole", expr, sink=sink, value=name, content="result.content"

@@ -2,7 +2,6 @@
 content is the artifact again, serialised, so the whole record set goes to the model.
 """
 # layers: syntax
-# xfail syntax: the model has no content-and-artifact return shapes (`response_format`)
 
 import json
 from typing import Literal

@@ -1,6 +1,4 @@
 """Artifacts written into resumable state: a LangGraph state update and a chat history."""
-# xfail syntax: call sinks on instance methods (`graph.update_state`, `history.add_message`)
-# are matched only by the mypy layer
 
 from langchain_core.chat_history import BaseChatMessageHistory
 from langchain_core.messages import HumanMessage

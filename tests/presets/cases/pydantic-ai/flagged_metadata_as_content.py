@@ -2,8 +2,6 @@
 also serialised into the value the model reads.
 """
 # layers: syntax
-# xfail syntax: the model has no content-and-artifact shapes (a run-only argument's value
-# serialised into the wire argument of the same call)
 
 import json
 
