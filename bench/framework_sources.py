@@ -49,6 +49,18 @@ KEPT = {
         "a CrewAI tool's text for the agent is `str(result)` of `session.call_tool(...)` when "
         "the result has no content blocks: the repr holds `structuredContent` and `_meta`"
     ),
+    ("langchain-community", "langchain_community/tools/ddg_search/tool.py", "TW302"): (
+        "DuckDuckGoSearchResults, the issue's own example: a content-and-artifact tool whose "
+        "content is its artifact again (`json.dumps(results)`, a join of them), projected "
+        "from `raw_results`, the artifact returned beside it"
+    ),
+    ("langchain-community", "langchain_community/tools/tavily_search/tool.py", "TW302"): (
+        "TavilySearchResults: content `clean_results(raw_results['results'])` beside the "
+        "artifact `raw_results`: the model reads the same records the artifact keeps"
+    ),
+    ("langchain-community", "langchain_community/tools/bing_search/tool.py", "TW302"): (
+        "BingSearchResults: `return str(results), results`, the artifact's repr as content"
+    ),
 }
 
 
