@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from toolwire.findings import escape
-from toolwire.model import Model, ResultType, load_model, preset
+from toolwire.model import Model, ResultType, cached_hash, hash_slot, load_model, preset
 from toolwire.model import preset_names as model_preset_names
 from toolwire.model import presets as presets
 
@@ -110,6 +110,9 @@ DEFAULT_ERROR_MARKERS = ("Error", "ERROR", "error:", "Failed")
 
 @dataclass(frozen=True, slots=True)
 class Config:
+    _hash: tuple[int, int] = hash_slot()
+    __hash__ = cached_hash
+
     result_classes: tuple[str, ...] = ("toolwire.ToolResult",)
     tool_methods: tuple[str, ...] = ("execute",)
     tool_bases: tuple[str, ...] = ()

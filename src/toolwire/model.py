@@ -8,10 +8,11 @@ the schema is in docs/model.md.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -49,6 +50,23 @@ _KIND = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*=[^=]+")
 
 class ModelError(Exception):
     """A model file that does not follow the schema: `file: key: problem`."""
+
+
+def cached_hash(value: Any) -> int:
+    """The hash of a frozen dataclass, computed once per process: a config or a model is a
+    cache key in every module of a run, and hashing one walks all of it. Keyed by the
+    process: a copy sent to a spawned worker (another hash seed) computes it again."""
+    pid, found = value._hash
+    here = os.getpid()
+    if pid != here:
+        found = hash(tuple(getattr(value, f.name) for f in fields(value) if f.compare))
+        object.__setattr__(value, "_hash", (here, found))
+    return cast(int, found)
+
+
+def hash_slot() -> Any:
+    """The field `cached_hash` keeps its value in: not compared, not shown, not an argument."""
+    return field(default=(0, 0), init=False, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +171,9 @@ class Shapes:
 
 @dataclass(frozen=True, slots=True)
 class Model:
+    _hash: tuple[int, int] = hash_slot()
+    __hash__ = cached_hash
+
     result_types: tuple[ResultType, ...] = ()
     artifact_types: tuple[ArtifactType, ...] = ()
     sources: tuple[Source, ...] = ()
