@@ -424,7 +424,13 @@ class ToolwirePlugin(Plugin):
         context: Context,
         run: Callable[[], None],
     ) -> None:
-        """Runs `run`; a crash is reported once at `context`, never raised into mypy."""
+        """Runs `run`; a crash is reported once at `context`, never raised into mypy.
+
+        Nothing runs in a module whose errors mypy drops (an installed package, a module
+        reached with follow_imports=silent, ignore_errors): a finding there is never shown.
+        """
+        if _silenced(api):
+            return
         try:
             self._resolve()
             run()
@@ -521,3 +527,19 @@ def _each(
 ) -> None:
     for check in checks:
         check(api, context, typ)
+
+
+def _silenced(api: CheckerPluginInterface | SemanticAnalyzerPluginInterface) -> bool:
+    """mypy's own test for "errors in the current module are not reported" (the checker
+    keeps it as `can_skip_diagnostics`): per-module ignore_errors, or the file is in
+    `Errors.ignored_files`, where mypy puts silenced imports and installed packages."""
+    if api.options.ignore_errors:
+        return True
+    if isinstance(api, CheckerPluginInterface):
+        path = api.path
+    else:
+        module = api.modules.get(api.cur_mod_id)
+        if module is None:
+            return False
+        path = module.path
+    return path in api.msg.errors.ignored_files
