@@ -199,24 +199,24 @@ def module_name(path: Path, config: Config) -> str | None:
     if config.source is None:
         return None
     bases = _bases(config.source)
-    # Strings, not PurePath: this runs once per file. Resolving costs a system call per
-    # path component, so the plain absolute path is tried first.
+    # Resolving costs a system call per path component: the plain absolute path first.
     absolute = os.path.abspath(path)
-    for where in (absolute, None):
-        if where is None:
-            where = real_path(str(path))
-            if where == absolute:
-                break
-        for base in bases:
-            if where.startswith(base):
-                parts = where[len(base) :].split(os.sep)
-                name, dot, _ = parts[-1].rpartition(".")
-                parts[-1] = name if dot else parts[-1]
-                if parts and parts[-1] == "__init__":
-                    parts.pop()
-                if parts and all(p.isidentifier() for p in parts):
-                    return ".".join(parts)
-                return None
+    found = _module_under(absolute, bases)
+    if found is None:
+        real = real_path(absolute)
+        found = _module_under(real, bases) if real != absolute else None
+    return found or None
+
+
+def _module_under(where: str, bases: tuple[str, str]) -> str | None:
+    """The dotted name of file `where` below the first base holding it ("" when that is
+    no module name), or None when no base holds it. Strings, not PurePath: once per file."""
+    for base in bases:
+        if where.startswith(base):
+            parts = os.path.splitext(where[len(base) :])[0].split(os.sep)
+            if parts[-1] == "__init__":
+                parts.pop()
+            return ".".join(parts) if parts and all(p.isidentifier() for p in parts) else ""
     return None
 
 

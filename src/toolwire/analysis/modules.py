@@ -136,7 +136,6 @@ class _Text:
         self.names = {index: name for name, index in self.defines.items()}
         self._hits: dict[bytes, set[int]] = {}
         self._words: dict[int, set[str]] = {}
-        self.imported: dict[str, tuple[str, str]] = {}  # local name → (module, name)
 
     def _at(self, position: int) -> int:
         return bisect.bisect_right(self.starts, position) - 1
@@ -230,6 +229,7 @@ class Graph:
         # `m.a`; `import m` gives `m` (then everything of `m`)
         self.imports: dict[str, set[str]] = {}
         importers: dict[str, set[str]] = {}
+        imported: dict[str, dict[str, tuple[str, str]]] = {}  # local name → (module, name)
         for module, found in scans.items():
             deps: dict[str, None] = {}
             for base, names in found.imports:
@@ -247,6 +247,12 @@ class Graph:
                 if base in scans
                 for name in ([n for n, _ in names] or [""])
             }
+            imported[module] = {
+                local: (base, name)
+                for base, names in found.imports
+                if base in scans
+                for name, local in names
+            }
         holding: dict[str, set[str]] = {}  # names of definitions that may hold a result
         texts: dict[str, _Text] = {}
         pending = [m for m, found in scans.items() if found.markers.found(found.data)]
@@ -258,22 +264,16 @@ class Graph:
             text = texts.get(module)
             if text is None:
                 text = texts[module] = _Text(found.data, found.markers)
-                text.imported = {
-                    local: (base, name)
-                    for base, names in found.imports
-                    if base in scans
-                    for name, local in names
-                }
-            imported = text.imported
+            names_of = imported[module]
             held = holding.setdefault(module, set())
             before = len(held)
             keys = [
                 local.encode()
-                for local, (base, name) in imported.items()
+                for local, (base, name) in names_of.items()
                 if name in holding.get(base, ())
             ]
             asking = text.words(text.settle(keys, self.demanded.get(module, ()), held))
-            for local, (base, name) in imported.items():
+            for local, (base, name) in names_of.items():
                 if name not in self.demanded.get(base, ()) and local in asking:
                     self.demanded.setdefault(base, set()).add(name)
                     if base not in queued:
