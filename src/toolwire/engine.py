@@ -35,6 +35,10 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 # Syntax of a later Python than the one running toolwire (PEP 695 is 3.12).
 _NEWER_SYNTAX = re.compile(r"^\s*(type\s+\w+\s*[\[=]|(async\s+)?(def|class)\s+\w+\s*\[)")
 _IGNORE = re.compile(r"#\s*toolwire:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I)
+# str.splitlines also breaks at these; Python's tokenizer (and so every line number of the
+# tree) only at \r\n, \r and \n.
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def batch_gc() -> None:
@@ -79,11 +83,22 @@ def parse(text: str, path: str) -> tuple[ast.Module | None, Finding | None]:
         return None, unreadable(path, f"cannot parse: {exc or type(exc).__name__}")
 
 
+def source_lines(text: str) -> list[str]:
+    """The lines of a module as its tree numbers them: a form feed on a line of its own,
+    common in older code, is no line break, where `str.splitlines` makes it one."""
+    if _OTHER_BREAKS.search(text) is None:
+        return text.splitlines()
+    lines = _BREAK.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def _newer(text: str, line: int) -> str:
     """Why valid code of a later Python does not parse here."""
     if sys.version_info >= (3, 12):
         return ""
-    lines = text.splitlines()
+    lines = source_lines(text)
     if 0 < line <= len(lines) and _NEWER_SYNTAX.match(lines[line - 1]):
         return (
             " (type parameter syntax, PEP 695, needs Python 3.12; toolwire runs on "
@@ -122,9 +137,16 @@ def check_source(
     tree, problem = parse(text, path)
     if tree is None:
         return [problem] if problem else []
-    lines = text.splitlines()
+    lines = source_lines(text)
     findings = check_tree(
-        tree, lines, path, config, module=module, known_tools=known_tools, link=link
+        tree,
+        lines,
+        path,
+        config,
+        module=module,
+        known_tools=known_tools,
+        link=link,
+        text=text if "\r" not in text else None,
     )
     if suppress:
         findings = [f for f in findings if not suppressed(f, lines)]
@@ -140,8 +162,10 @@ def check_tree(
     module: str | None = None,
     known_tools: frozenset[str] = frozenset(),
     link: Link | None = None,
+    text: str | None = None,
 ) -> list[Finding]:
-    """Findings for a parsed module, before suppression comments (flake8 applies its own)."""
+    """Findings for a parsed module, before suppression comments (flake8 applies its own).
+    `text`, when given, is `lines` joined by newlines (the source, when it has no `\\r`)."""
     from toolwire.analysis import analyse
 
     # A bug in a check raises: each front-end turns it into its own typed internal error
@@ -149,7 +173,14 @@ def check_tree(
     try:
         with deep_walks():
             findings = analyse(
-                tree, lines, path, config, module=module, known_tools=known_tools, link=link
+                tree,
+                lines,
+                path,
+                config,
+                module=module,
+                known_tools=known_tools,
+                link=link,
+                text=text,
             )
     except RecursionError:
         return [unreadable(path, TOO_DEEP_TO_ANALYSE)]
@@ -250,6 +281,11 @@ class Unit(Protocol):
 _PROJECT: Project | None = None
 
 
+def kept_source(module: str | None, path: str) -> bytes | None:
+    """Inside `linked()`, the bytes its first pass read of this module (see `Project`)."""
+    return _PROJECT.source(module, path) if _PROJECT is not None else None
+
+
 @contextlib.contextmanager
 def linked(units: Sequence[Unit]) -> Iterator[None]:
     """Within this block, `check_source` of a module of `units` sees what the modules it
@@ -295,6 +331,16 @@ class Project:
         self.graph: Graph = Graph(scans)
         self._done: dict[str, list[Finding]] = {}
         self._exports: dict[str, Exports] = {}
+        # Each module is checked from the bytes this pass read (once: then dropped), so
+        # the import graph and the findings are of the same text.
+        self._data = texts
+
+    def source(self, module: str | None, path: str) -> bytes | None:
+        """The bytes read of `module` at `path`, when they are kept and not yet used."""
+        unit = self._units.get(module or "")
+        if unit is None or unit.display != path:
+            return None
+        return self._data.pop(module or "", None)
 
     def check(self, source: bytes | str, path: str, module: str) -> list[Finding] | None:
         """The findings of `module`, or None when it is not a module of the run."""
@@ -308,7 +354,7 @@ class Project:
 
         for dep in self.graph.order(module, self._done):
             other = self._units[dep]
-            data = read(Path(other.path))
+            data = self._data.pop(dep, None) or read(Path(other.path))
             self._done[dep] = (
                 [dataclasses.replace(data, path=other.display)]
                 if isinstance(data, Finding)

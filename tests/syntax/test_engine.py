@@ -41,6 +41,23 @@ def test_suppression_comments(comment: str, hidden: bool) -> None:
     assert bool(codes(LEAK.format(comment))) is not hidden
 
 
+@pytest.mark.parametrize("separator", ["\x0c", "\x0b", "\x1c", "\x1e", "\x85", "\u2028"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_lines_are_counted_as_python_counts_them(separator: str, newline: str) -> None:
+    # str.splitlines also breaks at a form feed (and these others, here in a comment):
+    # every later line, and the line a `# noqa` is looked for on, would be one off.
+    source = "from toolwire import ToolResult\n# one" + separator + "line\n\n"
+    source += "def f(r: ToolResult) -> str:\n    return str(r)  # noqa: TW201\n\n"
+    source += "def g(r: ToolResult) -> str:\n    return str(r)\n"
+    assert codes(source.replace("\n", newline)) == [(8, 12, "TW201")]
+
+
+def test_a_form_feed_line_is_one_line() -> None:
+    source = "from toolwire import ToolResult\n\x0c\n\n"
+    source += "def f(r: ToolResult) -> str:\n    return str(r)  # noqa: TW201\n"
+    assert codes(source) == []
+
+
 def test_suppression_can_be_turned_off_for_codemods() -> None:
     source = LEAK.format("  # noqa")
     assert check_source(source, "m.py", CONFIG, suppress=False)

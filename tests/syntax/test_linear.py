@@ -1,6 +1,7 @@
 """The value flow does work linear in the module: counted, not timed.
 
-`Flow.work` counts statement visits plus names joined at branches and loop heads.
+`Flow.work` counts statement visits, names joined at branches and loop heads, and calls
+expanded (a `partial` written out at its call).
 """
 
 from __future__ import annotations
@@ -153,3 +154,28 @@ def test_summaries_converge_on_recursion() -> None:
     )
     findings = check_source(source, "m.py", CONFIG)
     assert [(f.code, f.line) for f in findings] == [("TW301", 13)]
+
+
+def self_wrapping_partials(n: int) -> str:
+    # django's gdal prototypes: `void_output = partial(void_output, cpl=True)`, then calls
+    calls = "".join(f"send_{i} = send(ChatMessage, {i})\n" for i in range(n))
+    return HEAD + "from functools import partial\nsend = partial(send, cpl=True)\n" + calls
+
+
+def test_a_partial_that_wraps_its_own_name_is_written_out_once_per_call() -> None:
+    small, large = work(self_wrapping_partials(10)), work(self_wrapping_partials(40))
+    # Each call expands once: before, the name found itself 40 levels down.
+    assert large < 3 * 40, (small, large)
+    assert large <= 4 * small + 10, (small, large)
+
+
+def test_a_partial_of_a_sink_still_reaches_it() -> None:
+    source = HEAD + (
+        "from functools import partial\n"
+        "send = partial(ChatMessage.tool_result, 'id')\n"
+        "def use(result: ToolResult) -> None:\n"
+        "    send(content=result)\n"
+        "    send(content=result.content)\n"
+    )
+    findings = check_source(source, "m.py", CONFIG)
+    assert [(f.code, f.line) for f in findings] == [("TW301", 7)]

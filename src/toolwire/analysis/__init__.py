@@ -121,6 +121,7 @@ def analyse(
     module: str | None = None,
     known_tools: frozenset[str] = frozenset(),
     link: Link | None = None,
+    text: str | None = None,
 ) -> list[Finding]:
     """Findings for one module. With `link` (a `toolwire check` run), the tools and
     functions that the modules it imports export are known, and its own exports are
@@ -138,7 +139,8 @@ def analyse(
     markers = known_tools
     if imported:
         markers |= frozenset(n for n, e in imported.items() if e.returns & _UNPROMPTED)
-    text = "\n".join(lines)
+    if text is None:
+        text = "\n".join(lines)
     if not relevant(text, config, markers):
         if link is not None and link.demanded:
             facts = ModuleFacts(tree, config, module, known_tools)

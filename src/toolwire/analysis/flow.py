@@ -264,7 +264,7 @@ class Flow:
         self.imported = imported or {}  # functions of other modules of the run, by dotted name
         self.facts = ctx.facts
         self.visitors = visitors
-        self.work = 0  # statements visited plus names joined: linear in the module's size
+        self.work = 0  # statements visited, names joined, calls expanded: linear in the module
         # loop → (its head at the fixpoint, the keys it reads, their values then)
         self._heads: dict[int, tuple[dict[str, int], tuple[str, ...] | None, tuple[int, ...]]] = {}
         self._looping = 0
@@ -275,6 +275,7 @@ class Flow:
         self._origins: dict[str, tuple[str, int, str, str]] = {}
         self._closures: dict[str, Scope] = {}  # summary key → scope, for local callables
         self._expanding = 0  # partials expanded inside one another
+        self._partials: set[int] = set()  # the partials being expanded, by id
         self._returns = self._yields = _UNBOUND
         # Function summaries: what a module-level function returns as the main pass saw it,
         # and per (function, argument labels) what it returns and the findings the
@@ -1187,8 +1188,15 @@ class Flow:
 
     def _call_local(self, node: ast.Call, callee: Callee, arguments: int) -> int:
         if isinstance(callee, ast.Call):  # `send = partial(f, a)`, `send(b)`: `f(a, b)`
+            if id(callee) in self._partials:
+                # `f = partial(f, a)` wraps the `f` bound before; the name now finds itself
+                return L.derived(arguments)
             args = [*callee.args[1:], *node.args]
-            return self._expand(node, callee.args[0], args, [*callee.keywords, *node.keywords])
+            self._partials.add(id(callee))
+            try:
+                return self._expand(node, callee.args[0], args, [*callee.keywords, *node.keywords])
+            finally:
+                self._partials.discard(id(callee))
         summary = self._call_summary(node, callee[0])
         return summary.returns if summary is not None else L.derived(arguments)
 
@@ -1205,6 +1213,7 @@ class Flow:
             arguments |= labels(keyword.value)
         if self._expanding >= _SUMMARY_DEPTH:
             return L.derived(arguments)
+        self.work += 1
         call = ast.copy_location(ast.Call(func=func, args=args, keywords=keywords), node)
         receiver = labels(func.value) if isinstance(func, ast.Attribute) else L.NOTHING
         first = labels(args[0]) if args else L.NOTHING

@@ -26,7 +26,15 @@ from toolwire.codemods._crossfile import CrossFile, index_module
 from toolwire.codemods._dict_calls import dict_tool_calls
 from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
 from toolwire.config import Config
-from toolwire.engine import batch_gc, check_tree, decode, deep_walks, module_name, parse
+from toolwire.engine import (
+    batch_gc,
+    check_tree,
+    decode,
+    deep_walks,
+    module_name,
+    parse,
+    source_lines,
+)
 from toolwire.findings import Finding, internal_error, not_written, unreadable
 from toolwire.model import shapes_for
 from toolwire.pool import parallel_map
@@ -450,7 +458,7 @@ def _wire_content(
     # only the checks that carry its fixes or its review list need to run.
     config = task.config.with_overrides(select=tuple(sorted(REVIEW_CODES)), ignore=())
     module = module_name(task.path, config)
-    lines = text.splitlines()
+    lines = source_lines(text)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         findings = check_tree(

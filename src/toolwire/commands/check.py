@@ -19,7 +19,7 @@ import click
 
 from toolwire.commands import config_option
 from toolwire.config import Config, ConfigError, ConfigResolver
-from toolwire.engine import batch_gc, check_source, linked, module_name
+from toolwire.engine import batch_gc, check_source, kept_source, linked, module_name
 from toolwire.files import STDIN, discover, read, real_path
 from toolwire.findings import Finding
 from toolwire.pool import parallel_map
@@ -47,7 +47,8 @@ FileResult = tuple[list[Finding], list[RunError]]
 def check_file(task: Task, source: bytes | None = None) -> FileResult:
     """Findings for one file; never raises (a crash becomes an internal error)."""
     try:
-        data = source if source is not None else read(Path(task.path))
+        kept = source if source is not None else kept_source(task.module, task.display)
+        data = kept if kept is not None else read(Path(task.path))
         if isinstance(data, Finding):
             return [replace(data, path=task.display)], []
         return check_source(data, task.display, task.config, module=task.module), []
