@@ -35,9 +35,7 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 # Syntax of a later Python than the one running toolwire (PEP 695 is 3.12).
 _NEWER_SYNTAX = re.compile(r"^\s*(type\s+\w+\s*[\[=]|(async\s+)?(def|class)\s+\w+\s*\[)")
 _IGNORE = re.compile(r"#\s*toolwire:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I)
-# str.splitlines also breaks at these; Python's tokenizer (and so every line number of the
-# tree) only at \r\n, \r and \n.
-_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# Python's tokenizer, and so every line number of a tree, breaks lines only here.
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -86,8 +84,14 @@ def parse(text: str, path: str) -> tuple[ast.Module | None, Finding | None]:
 def source_lines(text: str) -> list[str]:
     """The lines of a module as its tree numbers them: a form feed on a line of its own,
     common in older code, is no line break, where `str.splitlines` makes it one."""
-    if _OTHER_BREAKS.search(text) is None:
-        return text.splitlines()
+    lines = text.splitlines()
+    breaks = text.count("\n")
+    if "\r" in text:
+        breaks += text.count("\r") - text.count("\r\n")
+    last = text[-1:]
+    ended = last in ("", "\n", "\r")
+    if len(lines) == breaks + (not ended) and (ended or last.splitlines() == [last]):
+        return lines  # no other break (counting is cheaper than searching for them)
     lines = _BREAK.split(text)
     if lines[-1] == "":
         lines.pop()
@@ -331,8 +335,8 @@ class Project:
         self.graph: Graph = Graph(scans)
         self._done: dict[str, list[Finding]] = {}
         self._exports: dict[str, Exports] = {}
-        # Each module is checked from the bytes this pass read (once: then dropped), so
-        # the import graph and the findings are of the same text.
+        # Each module is checked from the bytes this pass read, so the import graph and
+        # the findings are of the same text; they are dropped at the module's own turn.
         self._data = texts
 
     def source(self, module: str | None, path: str) -> bytes | None:
@@ -354,7 +358,7 @@ class Project:
 
         for dep in self.graph.order(module, self._done):
             other = self._units[dep]
-            data = self._data.pop(dep, None) or read(Path(other.path))
+            data = self._data.get(dep) or read(Path(other.path))
             self._done[dep] = (
                 [dataclasses.replace(data, path=other.display)]
                 if isinstance(data, Finding)

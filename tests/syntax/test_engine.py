@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import itertools
+import re
 from pathlib import Path
 
 import pytest
 
 from toolwire.config import load_config
-from toolwire.engine import check_source, module_name
+from toolwire.engine import check_source, module_name, source_lines
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 CONFIG = load_config(FIXTURES / "pyproject.toml")
@@ -50,6 +52,18 @@ def test_lines_are_counted_as_python_counts_them(separator: str, newline: str) -
     source += "def f(r: ToolResult) -> str:\n    return str(r)  # noqa: TW201\n\n"
     source += "def g(r: ToolResult) -> str:\n    return str(r)\n"
     assert codes(source.replace("\n", newline)) == [(8, 12, "TW201")]
+
+
+def test_source_lines_split_only_where_the_tokenizer_does() -> None:
+    # every text of up to 5 of these pieces, against a plain split at \r\n, \r and \n
+    pieces = ["a", "\n", "\r", "\r\n", "\x0c", "\x1c", "\u2028"]
+    for size in range(6):
+        for parts in itertools.product(pieces, repeat=size):
+            text = "".join(parts)
+            expected = re.split(r"\r\n|\r|\n", text)
+            if expected[-1] == "":
+                expected.pop()
+            assert source_lines(text) == expected, repr(text)
 
 
 def test_a_form_feed_line_is_one_line() -> None:
