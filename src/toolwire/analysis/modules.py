@@ -70,10 +70,11 @@ class Link:
 
 # Each pattern starts with a newline, searched for in the text with one put in front: a
 # literal first character lets `re` skip ahead, where `^` under re.M tries every position.
-_FROM = re.compile(
-    rb"\n[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*(?:\\\r?\n[^\n]*)*)"
+# One pattern for both forms: one pass over the text.
+_IMPORTS = re.compile(
+    rb"\n[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*(?:\\\r?\n[^\n]*)*)"
+    rb"|import[ \t]+([^\n#;]*))"
 )
-_IMPORT = re.compile(rb"\n[ \t]*import[ \t]+([^\n#;]*)")
 _COMMENT = re.compile(rb"#[^\n]*")
 
 
@@ -87,8 +88,14 @@ class Scan:
 def scan(data: bytes, module: str, markers: Markers) -> Scan:
     """The first pass over one file: its imports, by text; nothing is decoded or parsed."""
     imports = []
-    lined = b"\n" + data
-    for match in _FROM.finditer(lined):
+    plain = []  # after the `from` imports, as they have always been listed
+    for match in _IMPORTS.finditer(b"\n" + data):
+        if match[3] is not None:
+            for item in match[3].split(b","):
+                words = item.split()
+                if words:
+                    plain.append((words[0].decode("utf-8", "replace"), ()))
+            continue
         base = _absolute(match[1].decode("utf-8", "replace"), module)
         if base is None:
             continue
@@ -102,12 +109,7 @@ def scan(data: bytes, module: str, markers: Markers) -> Scan:
                     (words[0].decode("utf-8", "replace"), local.decode("utf-8", "replace"))
                 )
         imports.append((base, tuple(found)))
-    for match in _IMPORT.finditer(lined):
-        for item in match[1].split(b","):
-            words = item.split()
-            if words:
-                imports.append((words[0].decode("utf-8", "replace"), ()))
-    return Scan(data, markers, tuple(imports))
+    return Scan(data, markers, tuple(imports + plain))
 
 
 # A top-level statement starts at column 0 (a closing bracket there continues one).
@@ -115,7 +117,8 @@ _TOP = re.compile(rb"\n(?=[^\s#)\]}])")
 # A name: non-ASCII letters are bytes of 0x80 and above in UTF-8, which `\w` on bytes misses.
 _NAME = rb"[\w\x80-\xff]+"
 _WORD = re.compile(_NAME)
-_DEFINITION = re.compile(rb"\n(?:async[ \t]+)?(?:def|class)[ \t]+(" + _NAME + rb")")
+_DEFINITION = re.compile(rb"(?:async[ \t]+)?(?:def|class)[ \t]+(" + _NAME + rb")")
+_HEADS = (b"def", b"class", b"async")
 
 
 class _Text:
@@ -130,9 +133,12 @@ class _Text:
         for position in markers.positions(data):
             self.holds.add(self._at(position))
         self.defines: dict[str, int] = {}
-        # In the text with a newline in front, a match starts where its `def` does in `data`.
-        for match in _DEFINITION.finditer(b"\n" + data):
-            self.defines.setdefault(match[1].decode("utf-8", "replace"), self._at(match.start()))
+        definition = _DEFINITION.match
+        for index, start in enumerate(self.starts):  # a definition starts a statement
+            if data.startswith(_HEADS, start):
+                match = definition(data, start)
+                if match:
+                    self.defines.setdefault(match[1].decode("utf-8", "replace"), index)
         self.names = {index: name for name, index in self.defines.items()}
         self._hits: dict[bytes, set[int]] = {}
         self._words: dict[int, set[str]] = {}
