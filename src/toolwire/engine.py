@@ -169,7 +169,8 @@ def check_tree(
     text: str | None = None,
 ) -> list[Finding]:
     """Findings for a parsed module, before suppression comments (flake8 applies its own).
-    `text`, when given, is `lines` joined by newlines (the source, when it has no `\\r`)."""
+    `lines` are numbered as the tree numbers them, with or without their line endings;
+    `text`, when given, is the source they were split from, with no `\\r` line break."""
     from toolwire.analysis import analyse
 
     # A bug in a check raises: each front-end turns it into its own typed internal error

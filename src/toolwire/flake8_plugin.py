@@ -7,16 +7,23 @@ file, or `--toolwire-config FILE`; a bad config becomes one TW000 finding, never
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from toolwire import __version__
 from toolwire.config import Config, ConfigError, resolver
-from toolwire.engine import check_tree, module_name
+from toolwire.engine import check_tree, module_name, source_lines
 from toolwire.findings import Finding, internal_error, unreadable
 
 _STDIN_NAMES = {"-", "stdin"}
+
+
+@functools.cache
+def _fixed(config_file: str | None) -> Path | None:
+    """`--toolwire-config`, resolved once per run rather than once per file."""
+    return Path(config_file).resolve() if config_file else None
 
 
 class ToolwireChecker:
@@ -27,7 +34,7 @@ class ToolwireChecker:
     def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
         self.tree = tree
         self.filename = filename
-        self.lines = [line.rstrip("\r\n") for line in lines]
+        self.lines = lines  # with their line endings: the analysis only searches them
 
     @classmethod
     def add_options(cls, manager: Any) -> None:
@@ -43,10 +50,9 @@ class ToolwireChecker:
         cls.config_file = getattr(options, "toolwire_config", None)
 
     def config(self) -> Config | ConfigError:
-        fixed = Path(self.config_file).resolve() if self.config_file else None
         path = Path.cwd() / "-" if self.filename in _STDIN_NAMES else Path(self.filename)
         try:
-            return resolver(fixed)(path)
+            return resolver(_fixed(self.config_file))(path)
         except ConfigError as exc:
             return exc
 
@@ -57,7 +63,12 @@ class ToolwireChecker:
         if not isinstance(self.tree, ast.Module):
             return []
         module = None if self.filename in _STDIN_NAMES else module_name(Path(self.filename), config)
-        return check_tree(self.tree, self.lines, self.filename, config, module=module)
+        # flake8 reads files with universal newlines: each line ends in "\n". From stdin a
+        # line may hold a "\r", which the tokenizer counts as a line break of its own.
+        text = "".join(self.lines)
+        if "\r" in text:
+            return check_tree(self.tree, source_lines(text), self.filename, config, module=module)
+        return check_tree(self.tree, self.lines, self.filename, config, module=module, text=text)
 
     def run(self) -> Iterator[tuple[int, int, str, type[ToolwireChecker]]]:
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from frontend_helpers import (
     LEAK,
     LEAK_EXPECTED,
@@ -37,6 +38,20 @@ def test_columns_match_toolwire_check(project: Path) -> None:
     flake8 = text_findings(run_flake8(["--select", "TW", "leak.py"], cwd=project).stdout)
     check = text_findings(run_toolwire(["check", "leak.py"], cwd=project).stdout)
     assert flake8
+    assert flake8 == check
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_line_endings_and_a_form_feed_line_agree_with_toolwire_check(
+    project: Path, newline: str
+) -> None:
+    from frontend_helpers import run_toolwire
+
+    source = LEAK.replace("\n\n\ndef message", "\n\x0c\n\ndef message")
+    (project / "paged.py").write_bytes(source.replace("\n", newline).encode())
+    flake8 = text_findings(run_flake8(["--select", "TW", "paged.py"], cwd=project).stdout)
+    check = text_findings(run_toolwire(["check", "paged.py"], cwd=project).stdout)
+    assert line_codes(flake8, "paged.py") == LEAK_EXPECTED
     assert flake8 == check
 
 

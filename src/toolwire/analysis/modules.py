@@ -87,8 +87,8 @@ class Scan:
 
 def scan(data: bytes, module: str, markers: Markers) -> Scan:
     """The first pass over one file: its imports, by text; nothing is decoded or parsed."""
-    imports = []
-    plain = []  # after the `from` imports, as they have always been listed
+    imports: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+    plain: list[tuple[str, tuple[tuple[str, str], ...]]] = []  # listed after the `from` ones
     for match in _IMPORTS.finditer(b"\n" + data):
         if match[3] is not None:
             for item in match[3].split(b","):
