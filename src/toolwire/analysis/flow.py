@@ -88,6 +88,10 @@ _NOT_RESULTS = frozenset(
 )
 
 _UNBOUND = -1  # a name bound on no path (or deleted), hiding an enclosing binding
+# Statements with nothing to interpret: only the checks look at them.
+_INERT = frozenset(
+    {ast.Import, ast.ImportFrom, ast.Pass, ast.Global, ast.Nonlocal, ast.Break, ast.Continue}
+)
 
 
 def _join(a: int, b: int) -> int:
@@ -393,6 +397,9 @@ class Flow:
 
     def statement(self, node: ast.stmt) -> None:
         self.work += 1
+        if type(node) in _INERT:  # before the match below tries each of its cases
+            self._dispatch(node)
+            return
         env = self.ctx.scope.env
         match node:
             case ast.Expr(value=value):
