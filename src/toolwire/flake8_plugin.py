@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -21,9 +22,9 @@ _STDIN_NAMES = {"-", "stdin"}
 
 
 @functools.cache
-def _fixed(config_file: str | None) -> Path | None:
+def _fixed(config_file: str | None, cwd: str) -> Path | None:
     """`--toolwire-config`, resolved once per run rather than once per file."""
-    return Path(config_file).resolve() if config_file else None
+    return (Path(cwd) / config_file).resolve() if config_file else None
 
 
 class ToolwireChecker:
@@ -52,7 +53,7 @@ class ToolwireChecker:
     def config(self) -> Config | ConfigError:
         path = Path.cwd() / "-" if self.filename in _STDIN_NAMES else Path(self.filename)
         try:
-            return resolver(_fixed(self.config_file))(path)
+            return resolver(_fixed(self.config_file, os.getcwd()))(path)
         except ConfigError as exc:
             return exc
 
