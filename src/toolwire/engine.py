@@ -150,7 +150,7 @@ def check_source(
         module=module,
         known_tools=known_tools,
         link=link,
-        text=text if "\r" not in text else None,
+        text=text,
     )
     if suppress:
         findings = [f for f in findings if not suppressed(f, lines)]
@@ -170,7 +170,7 @@ def check_tree(
 ) -> list[Finding]:
     """Findings for a parsed module, before suppression comments (flake8 applies its own).
     `lines` are numbered as the tree numbers them, with or without their line endings;
-    `text`, when given, is the source they were split from, with no `\\r` line break."""
+    `text`, when given, is the source they were split from (saves joining them)."""
     from toolwire.analysis import analyse
 
     # A bug in a check raises: each front-end turns it into its own typed internal error

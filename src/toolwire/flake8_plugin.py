@@ -67,9 +67,8 @@ class ToolwireChecker:
         # flake8 reads files with universal newlines: each line ends in "\n". From stdin a
         # line may hold a "\r", which the tokenizer counts as a line break of its own.
         text = "".join(self.lines)
-        if "\r" in text:
-            return check_tree(self.tree, source_lines(text), self.filename, config, module=module)
-        return check_tree(self.tree, self.lines, self.filename, config, module=module, text=text)
+        lines = self.lines if "\r" not in text else source_lines(text)
+        return check_tree(self.tree, lines, self.filename, config, module=module, text=text)
 
     def run(self) -> Iterator[tuple[int, int, str, type[ToolwireChecker]]]:
         try:

@@ -4,10 +4,9 @@ in both layers, through `toolwire check` and mypy with the plugin."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from tests.frontends.frontend_helpers import toolwire_command
+from tests.frontends.frontend_helpers import run_toolwire
 from tests.mypy.mypy_harness import run_mypy
 
 CONFIG = """\
@@ -40,13 +39,7 @@ def _project(tmp_path: Path) -> Path:
 
 def test_toolwire_check_names_the_result_type(tmp_path: Path) -> None:
     root = _project(tmp_path)
-    done = subprocess.run(
-        [*toolwire_command(), "check", "--format", "json", "shown.py"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = run_toolwire(["check", "--format", "json", "shown.py"], cwd=root)
     findings = json.loads(done.stdout)["findings"]
     named = {f["line"]: f["message"] for f in findings if f["code"] == "TW204"}
     assert set(named) == set(EXPECTED)

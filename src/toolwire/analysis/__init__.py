@@ -139,7 +139,8 @@ def analyse(
     markers = known_tools
     if imported:
         markers |= frozenset(n for n, e in imported.items() if e.returns & _UNPROMPTED)
-    if text is None:
+    if text is None or "\r" in text:
+        # The pre-filters count lines by "\n": a bare "\r" ends a line too.
         text = "\n".join(lines)
     if not relevant(text, config, markers):
         if link is not None and link.demanded:

@@ -462,7 +462,7 @@ def _wire_content(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         findings = check_tree(
-            tree, lines, name, config, module=module, known_tools=task.known_tools
+            tree, lines, name, config, module=module, known_tools=task.known_tools, text=text
         )
     content, stringify, review = split_findings(findings)
     if not (content or stringify):
