@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, NoReturn, SupportsIndex, final
 
 __all__ = ["ArtifactType", "ToolArtifact", "ToolResult"]
 
 _PREVIEW_CHARS = 60
+
+# Set by toolwire.guard while it is installed: it sees each result that has artifacts.
+_artifact_hook: Callable[[ToolResult], None] | None = None
 _NOT_RESUMABLE = "artifacts are run-only and never resumable state (ADR-108); {} cannot be pickled"
 
 
@@ -166,6 +169,8 @@ class ToolResult:
         object.__setattr__(self, "content", content)
         object.__setattr__(self, "is_error", is_error)
         object.__setattr__(self, "artifacts", artifacts)
+        if artifacts and _artifact_hook is not None:
+            _artifact_hook(self)
         return self
 
     @classmethod
