@@ -69,4 +69,3 @@ def test_leak_fails_with_a_useful_message(guarded: dict[str, str], framework: st
     assert f"artifact 'hotels' (type 'table') created at {origin}" in message
     assert f"reached the model in {WHERE[framework]}" in message
     assert "ARTIFACT-ONLY-guard-5e1f" in message
-

@@ -45,8 +45,9 @@ class Patcher:
 
     def patch_loaded(self) -> None:
         """Patches each client and framework imported since the last call (cheap if none)."""
-        if "httpx" not in self.patched:
-            self.patch_httpx()
+        for name in ("httpx", "httpx2"):  # httpx2: the fork newer anthropic clients use
+            if name not in self.patched:
+                self.patch_httpx(name)
         if "requests" not in self.patched:
             self.patch_requests()
         self.patch_frameworks()
@@ -79,8 +80,8 @@ class Patcher:
         found = [url] if body is None else [url, body]
         self._inspect(found, _printable(f"{method} {url} ({client})"))
 
-    def patch_httpx(self) -> None:
-        httpx = _optional("httpx")
+    def patch_httpx(self, name: str = "httpx") -> None:
+        httpx = _optional(name)
         if httpx is None:
             return
         patcher = self
@@ -102,21 +103,21 @@ class Patcher:
 
         @functools.wraps(sync_send)
         def send(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
-            patcher._http_request(request.method, str(request.url), body_of(request), "httpx")
+            patcher._http_request(request.method, str(request.url), body_of(request), name)
             response = sync_send(self, request, *args, **kwargs)
             reply_of(response)
             return response
 
         @functools.wraps(async_send)
         async def asend(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
-            patcher._http_request(request.method, str(request.url), body_of(request), "httpx")
+            patcher._http_request(request.method, str(request.url), body_of(request), name)
             response = await async_send(self, request, *args, **kwargs)
             reply_of(response)
             return response
 
         self._set(httpx.Client, "send", send)
         self._set(httpx.AsyncClient, "send", asend)
-        self.patched.append("httpx")
+        self.patched.append(name)
 
     def patch_requests(self) -> None:
         sessions = _optional("requests.sessions")

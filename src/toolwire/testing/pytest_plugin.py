@@ -73,8 +73,13 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     installed = item.config.stash.get(_GUARD, None)
-    if installed is not None:
-        installed.reset()
+    if installed is None:
+        return
+    from toolwire import guard
+
+    if guard.active() is not installed:  # a test installed a guard of its own
+        installed = item.config.stash[_GUARD] = guard.install("record")
+    installed.reset()
 
 
 @pytest.hookimpl(wrapper=True)
