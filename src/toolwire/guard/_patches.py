@@ -16,7 +16,7 @@ from typing import Any
 
 from toolwire.guard._walk import texts
 
-Inspect = Callable[[list[str], str], None]
+Inspect = Callable[[list[str], str], object]
 Saw = Callable[[list[str]], None]
 
 # Set while a model entry point runs, so that the HTTP request it makes, or the
@@ -190,7 +190,7 @@ class Patcher:
         return wrapper
 
     def wrap_family(self, base: type, methods: dict[str, tuple[str, ...]], framework: str) -> None:
-        """Wraps ``methods`` on ``base`` and on each subclass that defines its own, now and later."""
+        """Wraps ``methods`` on ``base`` and on every subclass defining its own, now and later."""
         patcher = self
 
         def wrap_class(cls: type) -> None:
@@ -211,11 +211,11 @@ class Patcher:
 
         own = base.__dict__.get("__init_subclass__")
 
-        def init_subclass(cls: type, **kwargs: Any) -> None:
+        def init_subclass(cls: type[Any], /, **kwargs: Any) -> None:
             if own is not None:
                 own.__get__(None, cls)(**kwargs)
             else:
-                super(base, cls).__init_subclass__(**kwargs)
+                super(base, cls).__init_subclass__(**kwargs)  # type: ignore[arg-type]
             wrap_class(cls)
 
         self._set(base, "__init_subclass__", classmethod(init_subclass))
@@ -281,7 +281,7 @@ class Patcher:
 
         patcher = self
 
-        class GuardHandler(BaseEventHandler):  # type: ignore[misc]
+        class GuardHandler(BaseEventHandler):
             @classmethod
             def class_name(cls) -> str:
                 return "ToolwireGuard"

@@ -17,6 +17,7 @@ import os
 import sys
 import threading
 from collections.abc import Iterator
+
 from toolwire.result import ToolArtifact, ToolResult
 
 MIN_LENGTH = 12
@@ -104,7 +105,7 @@ def _container_forms(value: object) -> Iterator[tuple[str, str]]:
         {"indent": 2},
     ):
         try:
-            yield "JSON", json.dumps(value, **options)  # type: ignore[arg-type]
+            yield "JSON", json.dumps(value, **options)
         except (TypeError, ValueError):
             break
     try:

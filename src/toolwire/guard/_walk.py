@@ -52,7 +52,7 @@ def texts(value: Any) -> list[str]:
         if isinstance(item, str):
             out.append(item)
             return
-        if isinstance(item, _SKIP_TYPES) or callable(item) and not hasattr(item, "__dict__"):
+        if isinstance(item, _SKIP_TYPES):
             return
         if id(item) in seen:
             return
