@@ -3,6 +3,13 @@
 Every executed tool call passes through ``bound()`` before its result leaves the
 process (ADR-108): ``content`` is capped at ``limit`` bytes, artifacts get their own
 serialised ``budget``. Sizes are UTF-8 bytes, never characters.
+
+The seam never raises on what a tool put into its result. Strings are read as plain
+``str`` data (a ``str`` subclass's own methods are never called), and artifact data
+that raises anything while it is walked or encoded (a ``Mapping`` whose iteration
+fails, a ``__hash__`` or ``__len__`` that raises, a generator raising ``KeyError``...)
+counts as data that cannot be encoded: the policy replaces it. Only exceptions that
+are not ``Exception`` (``KeyboardInterrupt``, ``SystemExit``) go through.
 """
 
 from __future__ import annotations
@@ -60,16 +67,24 @@ def coerce_utf8(value: str | bytes | bytearray) -> str:
     surrogate pair is joined into its character, surrogateescape'd bytes are decoded
     as the UTF-8 they stood for, and any other lone surrogate becomes U+FFFD. The str
     ``"\\xff"`` is the valid character "ÿ" and stays as it is.
+
+    A subclass of ``str``, ``bytes`` or ``bytearray`` is read as its plain data, without
+    calling any method it overrides (``encode``, ``decode``, ``__bytes__``...), and the
+    result is always a plain ``str``.
     """
-    if isinstance(value, (bytes, bytearray)):
-        return bytes(value).decode("utf-8", "replace")
+    # The unbound built-in methods read the data; a subclass's overrides never run.
+    if isinstance(value, bytes):
+        return bytes.decode(value, "utf-8", "replace")
+    if isinstance(value, bytearray):
+        return bytearray.decode(value, "utf-8", "replace")
     if not isinstance(value, str):
         raise TypeError(f"expected str or bytes, got {type(value).__name__}")
+    plain = str.__str__(value)
     try:
-        value.encode("utf-8")
+        str.encode(plain, "utf-8")
     except UnicodeEncodeError:
-        return _SURROGATES.sub(_fix_surrogates, value)
-    return value
+        return _SURROGATES.sub(_fix_surrogates, plain)
+    return plain
 
 
 def _check_size(value: int, what: str) -> None:
@@ -138,13 +153,18 @@ def _dumps(value: object) -> str:
     return json.dumps(value, allow_nan=False, ensure_ascii=False)
 
 
-def _encoded_size(artifact: ToolArtifact) -> tuple[ToolArtifact, int] | None:
-    """The coerced artifact and its serialised size, or None if it cannot be encoded."""
+def _encoded_size(artifact: ToolArtifact) -> tuple[ToolArtifact, int] | str:
+    """The coerced artifact and its serialised size, or why it cannot be encoded."""
     try:
         coerced = _coerce_artifact(artifact)
         return coerced, len(_dumps(coerced.to_dict()).encode("utf-8"))
-    except (TypeError, ValueError, RecursionError):
-        return None
+    except Exception as error:  # any failure of the data: unencodable data
+        return _unencodable(error)
+
+
+def _unencodable(error: Exception) -> str:
+    # The exception's type only: its message may quote the (secret) data.
+    return f"could not be encoded ({type(error).__name__})"
 
 
 def _omitted(reason: str) -> tuple[ToolArtifact, ...]:
@@ -165,7 +185,9 @@ def bound_artifacts(
 
     The size is that of ``json.dumps([a.to_dict() for a in artifacts],
     ensure_ascii=False, allow_nan=False)`` in UTF-8. Data that json cannot encode
-    (NaN, infinity, bytes, arbitrary objects, cycles) counts as unencodable.
+    (NaN, infinity, bytes, arbitrary objects, cycles), and data that raises any
+    ``Exception`` while it is walked or encoded, counts as unencodable; it never makes
+    this function raise.
 
     ``"collapse"`` (ADR-108): if any artifact is unencodable or the list is over
     budget, the whole list becomes one TEXT artifact labelled ``OMITTED_LABEL`` saying
@@ -197,8 +219,8 @@ def _collapse(items: tuple[ToolArtifact, ...], budget: int) -> tuple[ToolArtifac
     try:
         coerced = tuple(_coerce_artifact(a) for a in items)
         size = len(_dumps([a.to_dict() for a in coerced]).encode("utf-8"))
-    except (TypeError, ValueError, RecursionError):
-        logger.warning("collapsed %d artifact(s): could not be encoded", len(items))
+    except Exception as error:  # any failure of the data: unencodable data
+        logger.warning("collapsed %d artifact(s): %s", len(items), _unencodable(error))
         return _omitted("could not be encoded")
     if size > budget:
         logger.warning(
@@ -213,8 +235,8 @@ def _drop(items: tuple[ToolArtifact, ...], budget: int) -> tuple[ToolArtifact, .
     used = 2  # "[" and "]"
     for artifact in items:
         measured = _encoded_size(artifact)
-        if measured is None:
-            _warn_dropped(artifact, "could not be encoded")
+        if isinstance(measured, str):
+            _warn_dropped(artifact, measured)
             continue
         coerced, size = measured
         cost = size + (2 if kept else 0)  # json's ", " separator
@@ -246,6 +268,9 @@ def bound(
     """Apply ``bound_content`` and ``bound_artifacts`` to ``result`` (the seam).
 
     Returns a new result; an error result stays an error and carries no artifacts.
+    Whatever the content and artifact data hold, it does not raise (see
+    ``bound_artifacts``); only its own arguments (``limit``, ``budget``, ``policy``, a
+    result that is not a ``ToolResult``) are checked with ``TypeError``/``ValueError``.
     """
     if not isinstance(result, ToolResult):
         raise TypeError(f"expected a ToolResult, got {type(result).__name__}")

@@ -1,4 +1,4 @@
-"""toolwire.adapters.smolagents through smolagents' ToolCallingAgent, with a scripted model."""
+"""toolwire.adapters.smolagents through smolagents' agents, with a scripted model."""
 
 from __future__ import annotations
 
@@ -21,9 +21,10 @@ from framework_docs import (
 pytest.importorskip("smolagents")
 
 from sa_scripted import ScriptedModel, call
-from smolagents import Tool, ToolCallingAgent
+from smolagents import CodeAgent, Tool, ToolCallingAgent
 from smolagents.agents import ToolOutput
 from smolagents.memory import ActionStep
+from smolagents.models import ChatMessage, MessageRole
 from smolagents.utils import AgentToolExecutionError
 
 from toolwire import ToolResult
@@ -154,6 +155,65 @@ def test_a_tool_that_returns_something_else_fails_without_reaching_the_model() -
     assert "returned dict, not a ToolResult" in str(step.error)
     for request in model.requests:
         assert MARK not in request
+
+
+# Model-written code trying every way from the value it gets to the artifacts. Each try
+# prints what it reached; the interpreter only forbids dunder names.
+PROBES = [
+    "r.artifacts.records()",
+    "r.result.audit_record()",
+    "r._result.audit_record()",
+    "r._artifacts",
+    "getattr(r, '_result').audit_record()",
+    "getattr(getattr(r, 'artifacts'), 'records')()",
+    "type(r).result.fget(r).audit_record()",
+    "type(r).artifacts.fget(r).records()",
+    "vars(r)",
+    "r.to_raw()",
+    "r._value",
+    "type(r).mro()",
+    "customer_lookup(customer='ada', sanitize_inputs_outputs=True).result.audit_record()",
+    "list(map(customer_lookup, ['ada']))[0].artifacts.records()",
+    "n.result.audit_record()",
+    "getattr(n, 'artifacts').records()",
+    "customer_lookup.forward(customer='ada').audit_record()",
+]
+
+
+def code_step(source: str) -> ChatMessage:
+    return ChatMessage(
+        role=MessageRole.ASSISTANT, content=f"Thought: go\n<code>\n{source}\n</code>"
+    )
+
+
+def test_code_agent_model_code_gets_the_content_only() -> None:
+    probes = "\n".join(
+        f"try:\n    print('probe', {p!r}, {p})\nexcept Exception as e:\n    print('no', e)"
+        for p in PROBES
+    )
+    actions = [
+        "r = customer_lookup(customer='ada')\nn = order_notes(order_id='o-1')\n"
+        "print(r, '|', n, '|', type(r) is str, type(n) is str)\n" + probes + "\nr",
+        "final_answer(r)",
+    ]
+    model = ScriptedModel([code_step(a) for a in actions])
+    agent = CodeAgent(tools=[CustomerLookup(), order_notes], model=model, verbosity_level=0)
+    answer = agent.run("How is ada doing?")
+    assert answer == "ada: 2 open orders"
+
+    assert len(model.requests) == len(actions)
+    for request in model.requests:
+        assert MARK not in request
+    assert MARK not in json.dumps([s.dict() for s in agent.memory.steps], default=repr)
+    assert MARK not in json.dumps(agent.memory.get_full_steps(), default=repr)
+    steps = [s for s in agent.memory.steps if isinstance(s, ActionStep)]
+    observations = steps[0].observations
+    assert "ada: 2 open orders | o-1 has 1 note | True True" in observations
+    assert observations.count("\nno ") + observations.count("\nprobe ") == len(PROBES)
+    # The code's last value, kept in memory as the step's output, is the plain text too.
+    assert type(steps[0].action_output) is str
+    # Called from our own code, as before, the tool still returns the artifacts.
+    assert MARK in json.dumps(CustomerLookup()(customer="ada").artifacts.records())
 
 
 def test_direct_calls_and_the_runtime_guard() -> None:

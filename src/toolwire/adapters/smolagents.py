@@ -9,6 +9,8 @@ Subclass `ResultTool` instead of `smolagents.Tool`, or decorate with this module
 - the artifacts ride on that same object as `ResultText.result`, which smolagents only
   hands out as `ToolOutput.output` in `agent.run(..., stream=True)`. `agent.memory` keeps
   the observation text, never the object, and a pickled `ResultText` is plain text.
+- code the model wrote (a `CodeAgent`'s actions, run by smolagents' local interpreter)
+  gets a plain `str` of `content` instead: nothing it holds leads to the artifacts.
 - `ToolResult.error(...)` raises `ToolResultError`, which smolagents turns into the step's
   `AgentToolExecutionError`, as it does for any failing tool.
 """
@@ -21,10 +23,13 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+import sys
 from collections.abc import Callable
+from types import FrameType
 from typing import Any, get_type_hints
 
 from smolagents import Tool  # type: ignore[import-untyped]
+from smolagents import local_python_executor as _interpreter
 from smolagents import tool as smolagents_tool
 from smolagents.agent_types import (  # type: ignore[import-untyped]
     AgentText,
@@ -87,12 +92,33 @@ class ResultText(AgentText):
         return self
 
 
+def _called_by_model_code() -> bool:
+    """Whether smolagents' local interpreter, running code a model wrote, is on the stack.
+
+    That code gets the tool's return value and only dunder names are closed to it, so
+    `r.result`, `getattr(r, "_result")` or `type(r).result.fget(r)` would all print the
+    artifacts into the next observation. The interpreter calls the tool like any code
+    does (no flag the model's code could not pass too), so its frames are what tell.
+    """
+    interpreter = vars(_interpreter)
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals is interpreter:
+            return True
+        frame = frame.f_back
+    return False
+
+
 class ResultTool(Tool):
     """A smolagents `Tool` whose `forward` returns a `ToolResult`.
 
     Declare `name`, `description`, `inputs` and `output_type = "string"` as for any
     `Tool`; the model reads `content`, so the output is a string. As smolagents requires
     for `to_dict()` and `save()`, import what `forward` uses inside `forward`.
+
+    A call returns a `ResultText`, except from code run by smolagents' local interpreter
+    (a `CodeAgent`'s actions, written by the model): that code gets `content` as a plain
+    `str`, so it has no way to the artifacts.
     """
 
     def __call__(self, *args: Any, sanitize_inputs_outputs: bool = False, **kwargs: Any) -> Any:
@@ -104,6 +130,9 @@ class ResultTool(Tool):
         result = as_result(value, f"smolagents tool {self.name!r}")
         if result.is_error:
             raise ToolResultError(result)
+        if _called_by_model_code():
+            # A plain copy of the text: a str subclass in `content` could carry more.
+            return str.__str__(result.content)
         return ResultText(result)
 
     def to_dict(self) -> dict[str, Any]:
