@@ -1,8 +1,9 @@
 """Which files a run reads, and reading them: shared by `toolwire check` and `toolwire migrate`.
 
-Paths given on the command line are taken as given. Directories are walked for `*.py`
-and `*.pyi` files, skipping VCS and tool directories, virtualenvs and `.gitignore`d
-paths. A symlink met in a walk whose target lies outside the directory given is not
+Paths given on the command line are taken as given, never skipped. Directories are
+walked for `*.py` and `*.pyi` files, skipping VCS, cache and build directories that are
+not packages of the project, virtualenvs and `.gitignore`d paths (docs/integrations.md
+lists them). A symlink met in a walk whose target lies outside the directory given is not
 followed (as ruff and black do): `discover_all` names it. Problems with the input
 (a directory that cannot be listed, a FIFO, a dangling link) become TW000 findings,
 never exceptions, and the rest of the run goes on.
@@ -14,12 +15,14 @@ import errno
 import fnmatch
 import functools
 import os
+import re
 import stat
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from toolwire.findings import Finding, unreadable
 
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 
 STDIN = "-"
 SUFFIXES = (".py", ".pyi")
+# Skipped by name at any depth unless the directory is a package (`_package`).
 EXCLUDED_DIRS = frozenset(
     {
         ".git",
@@ -73,10 +77,51 @@ def _load_ignore(directory: Path, name: str = ".gitignore") -> _Ignore | None:
         text = candidate.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
+    patterns = _patterns(text)
+    return _Ignore(directory, _spec(patterns)) if patterns else None
+
+
+def _spec(patterns: list[Any]) -> pathspec.GitIgnoreSpec:
     import pathspec  # only a tree with an ignore file pays for it
 
-    spec = pathspec.GitIgnoreSpec.from_lines(text.splitlines())
-    return _Ignore(directory, spec) if spec.patterns else None
+    try:
+        return pathspec.GitIgnoreSpec(patterns)
+    except Exception:  # re2's set compile has a size limit: never abort a run over it
+        return pathspec.GitIgnoreSpec(patterns, backend="simple")
+
+
+def _patterns(text: str) -> list[Any]:
+    """The patterns of an ignore file, each line compiled on its own.
+
+    A line git accepts but can never match with (`!` alone, a trailing backslash, a
+    reversed range `[z-a]`) makes pathspec raise; git ignores it, and so does this.
+    Lines are split at `\n` only, a trailing `\r` dropped, as git reads them.
+    """
+    factory = _pattern_factory()
+    patterns = []
+    with warnings.catch_warnings():
+        # `[[` compiles, with a FutureWarning from `re` that is no concern of the user's.
+        warnings.simplefilter("ignore")
+        for line in text.split("\n"):
+            line = line.removesuffix("\r")
+            if not line:
+                continue
+            try:
+                pattern = factory(line)
+            except (ValueError, re.error):  # pathspec's pattern error; `[z-a]` from `re`
+                continue
+            if pattern.include is not None:
+                patterns.append(pattern)
+    return patterns
+
+
+@functools.cache
+def _pattern_factory() -> Callable[[str], Any]:
+    # The class GitIgnoreSpec compiles lines with: it differs across pathspec versions
+    # (hence Any: GitIgnoreSpec accepts only its own).
+    import pathspec
+
+    return type(pathspec.GitIgnoreSpec.from_lines(["x"]).patterns[0])
 
 
 def _repo_root(directory: Path) -> Path | None:
@@ -111,9 +156,7 @@ def _without_patterns_matching(ignore: _Ignore, directory: Path) -> _Ignore:
     kept = [p for p in ignore.spec.patterns if not p.match_file(relative)]
     if len(kept) == len(ignore.spec.patterns):
         return ignore
-    import pathspec
-
-    return _Ignore(ignore.base, pathspec.GitIgnoreSpec(kept))
+    return _Ignore(ignore.base, _spec(kept))
 
 
 def _ignored(path: Path, is_dir: bool, ignores: Sequence[_Ignore]) -> bool:
@@ -128,9 +171,19 @@ def _ignored(path: Path, is_dir: bool, ignores: Sequence[_Ignore]) -> bool:
 def _excluded_dir(path: Path) -> bool:
     name = path.name
     if name in EXCLUDED_DIRS or any(fnmatch.fnmatch(name, g) for g in EXCLUDED_DIR_GLOBS):
-        return True
+        # `myapp/build/` is the project's code; `build/lib/myapp/` a copy of it.
+        return not _package(path)
     # os.path, not Path: an unsearchable directory must not raise here.
     return os.path.isfile(path / "pyvenv.cfg")
+
+
+def _package(path: Path) -> bool:
+    """A regular package, or a namespace portion inside one (its parent is a package)."""
+    return any(
+        os.path.isfile(directory / init)
+        for directory in (path, path.parent)
+        for init in ("__init__.py", "__init__.pyi")
+    )
 
 
 def strerror(exc: OSError) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,11 +80,14 @@ def _snapshot(target: Path) -> Path:
 
 def test_hook_manifest() -> None:
     hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
-    assert hooks["toolwire-check"]["entry"] == "toolwire check"
+    # `--`: a staged file named `--exit-zero` stays a file name.
+    assert hooks["toolwire-check"]["entry"] == "toolwire check --"
     assert hooks["toolwire-check"]["language"] == "python"
     assert hooks["toolwire-check"]["types"] == ["python"]
     assert hooks["toolwire-check"]["require_serial"] is False
+    # The whole tree: a tool's callers in files not staged are migrated with it.
     assert hooks["toolwire-migrate"]["entry"] == "toolwire migrate"
+    assert hooks["toolwire-migrate"]["pass_filenames"] is False
     assert hooks["toolwire-migrate"]["require_serial"] is True
 
 
@@ -126,8 +130,17 @@ def _installed(done: subprocess.CompletedProcess[str]) -> str:
 
 
 def test_try_repo_check_hook_fails_on_a_leak(hooks: Hooks) -> None:
-    # try-repo builds a fresh store each run (one pip install): one run only.
-    done = hooks.pre_commit("try-repo", str(hooks.repo), "toolwire-check", "--files", "leak.py")
+    # try-repo builds a fresh store each run (one pip install): one run only. A staged
+    # file named `--exit-zero` (reliability v3, 12) must not turn the gate off: identify
+    # tags it python (shebang, executable), so pre-commit passes it to the hook.
+    dash = hooks.project / "--exit-zero"
+    dash.write_text('#!/usr/bin/env python\nprint("hi")\n', encoding="utf-8")
+    dash.chmod(0o755)
+    _git(hooks.project, "add", "--", "--exit-zero")
+    try:
+        done = hooks.pre_commit("try-repo", str(hooks.repo), "toolwire-check", "--all-files")
+    finally:
+        _git(hooks.project, "rm", "-q", "-f", "--", "--exit-zero")
     output = _installed(done)
     assert done.returncode == 1, output
     assert "toolwire check" in output
@@ -135,19 +148,23 @@ def test_try_repo_check_hook_fails_on_a_leak(hooks: Hooks) -> None:
     assert "leak.py:5:12: TW201" in output
 
 
-def test_configured_hooks_pass_clean_code_and_migrate(hooks: Hooks) -> None:
-    # The same hooks from a .pre-commit-config.yaml, as a user installs them.
-    rev = run(["git", "rev-parse", "HEAD"], hooks.repo).stdout.strip()
+def _configured(project: Path, repo: Path) -> None:
+    # The hooks from a .pre-commit-config.yaml, as a user installs them.
+    rev = run(["git", "rev-parse", "HEAD"], repo).stdout.strip()
     config = {
         "repos": [
             {
-                "repo": str(hooks.repo),
+                "repo": str(repo),
                 "rev": rev,
                 "hooks": [{"id": "toolwire-check"}, {"id": "toolwire-migrate"}],
             }
         ]
     }
-    (hooks.project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+
+
+def test_configured_hooks_pass_clean_code_and_migrate(hooks: Hooks) -> None:
+    _configured(hooks.project, hooks.repo)
     _git(hooks.project, "add", ".pre-commit-config.yaml")
 
     clean = hooks.pre_commit("run", "toolwire-check", "--files", "clean.py")
@@ -161,3 +178,65 @@ def test_configured_hooks_pass_clean_code_and_migrate(hooks: Hooks) -> None:
     assert "Failed" in output
     assert "files were modified by this hook" in output
     assert "ToolResult.text(" in (hooks.project / "tool.py").read_text(encoding="utf-8")
+
+
+CHAT = """\
+class ChatMessage:
+    @classmethod
+    def tool_result(cls, call_id, content):
+        return (call_id, content)
+"""
+SEARCH = """\
+class Search:
+    def execute(self, q) -> str:
+        return "found " + q
+"""
+LOOP = """\
+from app.tools import Search
+from app.chat import ChatMessage
+
+
+def handle(call_id, q):
+    r = Search().execute(q)
+    return ChatMessage.tool_result(call_id, r)
+"""
+
+
+def test_migrate_hook_migrates_the_callers_that_are_not_staged(
+    hooks: Hooks, tmp_path: Path
+) -> None:
+    # Reliability v3, 19: the loop was committed before; only the new tool is staged.
+    project = write(
+        tmp_path / "callers",
+        {
+            "pyproject.toml": (
+                '[tool.toolwire]\nwire-sinks = ["app.chat.ChatMessage.tool_result:1"]\n'
+            ),
+            "app/__init__.py": "",
+            "app/chat.py": CHAT,
+            "app/loop.py": LOOP,
+        },
+    )
+    _configured(project, hooks.repo)
+    _git(project, "init", "-q")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-q", "-m", "the loop")
+    write(project, {"app/tools.py": SEARCH})
+    _git(project, "add", "app/tools.py")
+
+    def pre_commit(*args: str) -> subprocess.CompletedProcess[str]:
+        return run([script("pre-commit"), *args], project, env=hooks.env, timeout=600)
+
+    first = pre_commit("run", "toolwire-migrate")  # the staged files, as on `git commit`
+    output = _installed(first)
+    assert first.returncode == 1 and "files were modified by this hook" in output, output
+    assert "r.content" in (project / "app" / "loop.py").read_text(encoding="utf-8")
+    _git(project, "add", "-A")  # the user reviews and stages
+    second = pre_commit("run", "toolwire-migrate")
+    assert second.returncode == 0, _installed(second)
+    done = run([script("toolwire"), "migrate", "--check", "."], project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    sent = run(
+        [sys.executable, "-c", "from app.loop import handle; print(handle('i', 'q'))"], project
+    )
+    assert sent.stdout.strip() == "('i', 'found q')", sent.stderr

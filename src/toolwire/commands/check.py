@@ -215,7 +215,9 @@ def run(
         errors=crashes + [e for _, errors in results for e in errors],
         files_checked=len(files) + len({f.path for f in input_errors}),
         notes=_notes(
-            files, [t.config for t in tasks] + ([stdin_task.config] if stdin_task else [])
+            # A FIFO `*.py` is one TW000 and no file to check: not "no Python files found".
+            [*files, *(Path(f.path) for f in input_errors)],
+            [t.config for t in tasks] + ([stdin_task.config] if stdin_task else []),
         ),
     )
     for stream in (sys.stdout, sys.stderr):

@@ -57,9 +57,13 @@ def artifact_location(path: str) -> dict[str, Any]:
     Quoted from the name's bytes, so a name that is not UTF-8 keeps them (`%FF`).
     """
     pure = PurePath(path)
-    if pure.is_absolute():
-        return {"uri": Path(path).as_uri()}
-    return {"uri": quote(os.fsencode(pure.as_posix())), "uriBaseId": SRCROOT}
+    if not pure.is_absolute():
+        pure = PurePath(os.path.normpath(pure))
+        if pure.parts[:1] != ("..",):
+            return {"uri": quote(os.fsencode(pure.as_posix())), "uriBaseId": SRCROOT}
+        # `../lib/x.py` climbs out of %SRCROOT%, which code scanning cannot place.
+        pure = PurePath(os.path.abspath(path))
+    return {"uri": Path(pure).as_uri()}
 
 
 def result(finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
