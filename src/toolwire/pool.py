@@ -1,9 +1,11 @@
 """The one process pool of `toolwire check` and `toolwire migrate`, with its fallbacks.
 
 Items go to `jobs` worker processes in chunks, and come back in their order. A worker
-dies with its parent (`writes.guard_parent`), so a killed run leaves no writer behind. A
-chunk whose worker died (or could not be pickled) is redone in this process, and where
-no process pool can be made at all, everything is.
+dies with its parent (`writes.guard_parent`), so a killed run leaves no writer behind;
+it ignores Ctrl-C and reads the parent's stop flag (`writes.request_stop`) instead, so a
+write in progress completes and none begins after it. A chunk whose worker died (or
+could not be pickled) is redone in this process, and where no process pool can be made
+at all, everything is.
 """
 
 from __future__ import annotations
@@ -29,10 +31,10 @@ def _no_progress(done: int) -> None:
     pass
 
 
-def _init_worker(parent: int) -> None:
+def _init_worker(parent: int, stop: object) -> None:
     from toolwire import writes  # only workers need it
 
-    writes.guard_parent(parent)
+    writes.guard_parent(parent, stop)
     batch_gc()
 
 
@@ -57,15 +59,20 @@ def parallel_map(
             results.append(fn(item))
             advance(1)
         return results
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed  # only when parallel
+
+    from toolwire import writes
 
     size = max(1, math.ceil(len(items) / (jobs * CHUNKS_PER_JOB)))
     chunks = [items[i : i + size] for i in range(0, len(items), size)]
     work = partial(_run_chunk, fn)
     done: dict[int, list[_R]] = {}
     try:
+        stop = multiprocessing.RawValue("b", 0)
+        writes.share_stop(stop)
         with ProcessPoolExecutor(
-            max_workers=jobs, initializer=_init_worker, initargs=(os.getpid(),)
+            max_workers=jobs, initializer=_init_worker, initargs=(os.getpid(), stop)
         ) as pool:
             futures: dict[Future[list[_R]], int] = {
                 pool.submit(work, chunk): index for index, chunk in enumerate(chunks)

@@ -7,10 +7,16 @@
   leaves the old file or the new one. Where `O_TMPFILE` is missing, a named temp file
   `.NAME.toolwire-PID-XXXXXXXX` is used, and `sweep()` (run by the next migrate) removes
   those whose process is gone.
-- The mode, owner and group are kept. A file with several hard links, or whose owner or
-  group this process cannot give to a new inode, is written through its own inode
-  instead (as black and ruff always do): a rename would split the links or hand the file
-  to us. That write is not atomic: a kill during it can leave the file part-written.
+- Everything but the bytes is kept: mode, owner, group and every extended attribute
+  (user xattrs, POSIX ACLs, SELinux labels, file capabilities) are copied onto the new
+  inode before the rename. A file with several hard links, or whose owner, group or an
+  xattr this process cannot give to a new inode, is written through its own inode
+  instead (as black and ruff always do): a rename would split the links, hand the file
+  to us or drop the xattr. That write reserves the space first (`posix_fallocate`) and
+  puts the old bytes back if it fails; only a kill during it can leave it part-written.
+- `request_stop()` (Ctrl-C) makes every later write, here and in the workers that share
+  the flag (`share_stop`), refuse with `Interrupted`; a write already past that check
+  completes.
 - In a worker process, `guard_parent()` makes the write refuse once the parent is gone.
 """
 
@@ -20,13 +26,33 @@ import contextlib
 import errno
 import os
 import re
+import signal
 import stat
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-__all__ = ["ChangedOnDisk", "ParentGone", "create_file", "guard_parent", "replace_file", "sweep"]
+__all__ = [
+    "ChangedOnDisk",
+    "Interrupted",
+    "ParentGone",
+    "PartWritten",
+    "catch_sigint",
+    "create_file",
+    "guard_parent",
+    "replace_file",
+    "request_stop",
+    "share_stop",
+    "stop_requested",
+    "sweep",
+]
 
 _TEMP = re.compile(r"^\.(?P<name>.+)\.toolwire-(?P<pid>\d+)-[0-9a-f]{8}$")
 _parent: int | None = None
+_stopped = False
+# A byte in shared memory (`multiprocessing.RawValue`) the workers read: it takes no lock,
+# so the signal handler may set it whatever the main thread is doing.
+_shared: Any = None
 
 
 class ChangedOnDisk(Exception):
@@ -37,13 +63,68 @@ class ParentGone(Exception):
     """This worker's parent process has ended: no write is made on its behalf."""
 
 
-def guard_parent(parent: int) -> None:
-    """Run in a worker: die with `parent` (Linux), and refuse writes once it is gone."""
+class Interrupted(Exception):
+    """The run was interrupted (Ctrl-C) before this write began: the file is unchanged."""
+
+
+class PartWritten(Exception):
+    """An in-place write failed and the old bytes could not be put back either."""
+
+
+def request_stop() -> None:
+    """No write begins from now on, in this process or in the workers sharing the flag."""
+    global _stopped
+    _stopped = True
+    if _shared is not None:
+        _shared.value = 1
+
+
+def stop_requested() -> bool:
+    return _stopped or (_shared is not None and bool(_shared.value))
+
+
+def share_stop(flag: Any) -> None:
+    """Use `flag` (a `multiprocessing.RawValue("b")`) as the stop flag shared with workers."""
+    global _shared
+    _shared = flag
+    if _stopped:
+        flag.value = 1
+
+
+@contextlib.contextmanager
+def catch_sigint() -> Iterator[None]:
+    """While inside, Ctrl-C requests a stop (`request_stop`) instead of raising; a second
+    one raises `KeyboardInterrupt` as usual. Only the main thread can catch signals."""
+    global _stopped
+    _stopped = False
+
+    def handler(signum: int, frame: object) -> None:
+        request_stop()
+        signal.signal(signal.SIGINT, previous)  # a second Ctrl-C raises
+
+    try:
+        previous = signal.signal(signal.SIGINT, handler) or signal.default_int_handler
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def guard_parent(parent: int, stop: Any = None) -> None:
+    """Run in a worker: die with `parent` (Linux), refuse writes once it is gone or once it
+    asks for a stop (`stop`, its shared flag); leave Ctrl-C to the parent."""
     global _parent
     _parent = parent
+    with contextlib.suppress(ValueError):
+        # The terminal sends SIGINT to the whole group: a write in progress completes.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if stop is not None:
+        share_stop(stop)
     with contextlib.suppress(OSError, AttributeError):
         import ctypes
-        import signal
 
         libc = ctypes.CDLL(None, use_errno=True)
         pr_set_pdeathsig = 1
@@ -52,7 +133,10 @@ def guard_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _check_parent() -> None:
+def _may_write() -> None:
+    # Checked right before a write begins; past it, the write completes.
+    if stop_requested():
+        raise Interrupted("interrupted")
     if _parent is not None and os.getppid() != _parent:
         raise ParentGone(f"parent process {_parent} has ended")
 
@@ -61,8 +145,10 @@ def replace_file(path: Path, data: bytes, *, expected: bytes | None) -> None:
     """Give `path` the bytes `data`, if it still holds `expected` (None: whatever it holds).
 
     A symlink is written through to its target. Raises `ChangedOnDisk`, `ParentGone`, or
-    `OSError` (a read-only file is `PermissionError`); on any of them the file is unchanged.
+    `OSError` (a read-only file is `PermissionError`), `Interrupted`; on any of them the file
+    is unchanged. `PartWritten` when an in-place write failed and could not be undone.
     """
+    _may_write()
     target = Path(os.path.realpath(path))
     if not os.stat(target).st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         # root could write it anyway; a file nobody may write was made so on purpose
@@ -72,13 +158,15 @@ def replace_file(path: Path, data: bytes, *, expected: bytes | None) -> None:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise OSError(errno.EINVAL, "not a regular file")
-        if expected is not None and _read_all(fd) != expected:
+        old = _read_all(fd)
+        if expected is not None and old != expected:
             raise ChangedOnDisk(str(path))
         if info.st_nlink > 1:
-            _write_in_place(fd, data)
+            _write_in_place(fd, data, old)
             return
-        if not _replace_atomically(target, data, info, expected):
-            _write_in_place(fd, data)  # the owner or group cannot be kept on a new inode
+        if not _replace_atomically(target, data, info, expected, fd):
+            # the owner, group or an xattr cannot be given to a new inode
+            _write_in_place(fd, data, old)
     finally:
         os.close(fd)
 
@@ -104,7 +192,7 @@ def create_file(path: Path, data: bytes) -> None:
         while written < len(data):
             written += os.write(fd, view[written:])
         os.fsync(fd)
-        _check_parent()
+        _may_write()
         if temp is None:
             _link_unnamed(fd, path)
         else:
@@ -125,20 +213,81 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _write_in_place(fd: int, data: bytes) -> None:
-    _check_parent()
+def _write_in_place(fd: int, data: bytes, old: bytes) -> None:
+    """Overwrite the inode behind `fd` (holding `old`) with `data`, or leave it holding `old`.
+
+    The space is reserved before the first byte changes, so a full disk stops the write
+    before it begins; any other failure puts `old` back (it needs no new space).
+    """
+    _may_write()
+    if len(data) > len(old):
+        try:
+            os.posix_fallocate(fd, 0, len(data))
+        except OSError as exc:
+            # Only zeros past the old end were added, if any: cut them off again.
+            _put_back(fd, old, exc, write=False)
+            if exc.errno not in (errno.EOPNOTSUPP, errno.ENOTSUP, errno.EINVAL):
+                raise
+    try:
+        _pwrite_all(fd, data)
+        os.ftruncate(fd, len(data))
+        os.fsync(fd)
+    except OSError as exc:
+        _put_back(fd, old, exc, write=True)
+        raise
+
+
+def _pwrite_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     offset = 0
     while offset < len(data):
         offset += os.pwrite(fd, view[offset:], offset)
-    os.ftruncate(fd, len(data))
-    os.fsync(fd)
+
+
+def _put_back(fd: int, old: bytes, cause: OSError, *, write: bool) -> None:
+    try:
+        if write:
+            _pwrite_all(fd, old)
+        if os.fstat(fd).st_size != len(old):
+            os.ftruncate(fd, len(old))
+        os.fsync(fd)
+    except OSError as again:
+        raise PartWritten(
+            f"{os.strerror(cause.errno or 0)}, and its old bytes could not be put back "
+            f"({os.strerror(again.errno or 0)})"
+        ) from cause
+
+
+def _copy_xattrs(source: int, fd: int) -> bool:
+    """Give `fd` exactly the extended attributes of `source` (ACLs, labels, capabilities);
+    False where the new inode cannot hold one (the caller then writes in place)."""
+    try:
+        names = os.listxattr(source)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOTSUP, errno.EOPNOTSUPP):
+            return False
+        names = []  # the file system has none
+    with contextlib.suppress(OSError):
+        for name in os.listxattr(fd):  # inherited: a default ACL, a label
+            if name not in names:
+                try:
+                    os.removexattr(fd, name)
+                except OSError:
+                    if not name.startswith("security."):  # a label the kernel assigns
+                        return False
+    try:
+        for name in names:
+            os.setxattr(fd, name, os.getxattr(source, name))
+    except OSError:  # ENOTSUP, EPERM (trusted.*, security.capability), EACCES (SELinux)
+        return False
+    return True
 
 
 def _replace_atomically(
-    target: Path, data: bytes, info: os.stat_result, expected: bytes | None
+    target: Path, data: bytes, info: os.stat_result, expected: bytes | None, source: int
 ) -> bool:
-    """Rename a full new inode over `target`; False when its owner/group cannot be kept."""
+    """Rename a full new inode over `target` (open as `source`); False when its owner,
+    group or an extended attribute cannot be kept."""
     directory = target.parent
     temp: Path | None = None
     fd = _open_unnamed(directory)
@@ -150,13 +299,17 @@ def _replace_atomically(
             os.fchown(fd, info.st_uid, info.st_gid)
         except PermissionError:
             return False
-        os.fchmod(fd, stat.S_IMODE(info.st_mode))
         view = memoryview(data)
         written = 0
         while written < len(data):
             written += os.write(fd, view[written:])
+        # After the bytes (a write drops file capabilities), before the mode (which sets
+        # the ACL mask to the group bits, as the original's are).
+        if not _copy_xattrs(source, fd):
+            return False
+        os.fchmod(fd, stat.S_IMODE(info.st_mode))
         os.fsync(fd)
-        _check_parent()
+        _may_write()
         if expected is not None and _still_holds(target, info, expected) is False:
             raise ChangedOnDisk(str(target))
         if temp is None:

@@ -14,6 +14,7 @@ import functools
 import hashlib
 import io
 import os
+import re
 import tokenize
 import warnings
 from collections.abc import Callable, Sequence
@@ -35,7 +36,7 @@ from toolwire.engine import (
     parse,
     source_lines,
 )
-from toolwire.findings import Finding, internal_error, not_written, unreadable
+from toolwire.findings import Finding, escape, internal_error, not_written, unreadable
 from toolwire.model import shapes_for
 from toolwire.pool import parallel_map
 from toolwire.prefilter import Prefilter
@@ -68,6 +69,7 @@ class FileOutcome:
     changed: bool = False
     kept: bool = False  # the file was left as it was because of an error
     raced: bool = False  # the file changed on disk during the run, and was left alone
+    stopped: bool = False  # Ctrl-C came before its work or its write began: left alone
     diff: bytes = b""
     new_text: str | None = None  # after tool-returns, handed to the second pass
     digest: bytes | None = None  # of the bytes pass 1 analysed
@@ -81,6 +83,7 @@ class Summary:
     outcomes: list[FileOutcome] = field(default_factory=list)
     errors: list[Finding] = field(default_factory=list)
     skipped_links: list[str] = field(default_factory=list)
+    interrupted: bool = False  # Ctrl-C: no write began after it
 
     @property
     def changed(self) -> list[FileOutcome]:
@@ -129,6 +132,7 @@ class Summary:
             "errors": [finding(f) for f in self.all_errors],
             "changed_during_run": [o.path for o in self.raced],
             "skipped_symlinks": self.skipped_links,
+            "interrupted": self.interrupted,
         }
         if self.mode == "diff":
             # The patch is bytes in the file's own encoding; bytes that are not UTF-8 are
@@ -140,7 +144,7 @@ class Summary:
 
     def as_text(self) -> list[str]:
         verb = {"write": "changed", "diff": "would change", "check": "would change"}[self.mode]
-        lines = [f"{verb}: {o.path}" for o in self.changed]
+        lines = [f"{verb}: {escape(o.path)}" for o in self.changed]
         text, error = _n(self.total("returns_text"), "return"), self.total("returns_error")
         by_marker = self.total("returns_marked")
         marked = f", {by_marker} of them by an error marker" if by_marker else ""
@@ -157,7 +161,7 @@ class Summary:
         skipped = self.items("skipped")
         if skipped:
             lines.append(f"skipped {_n(len(skipped), 'method')} (left unchanged):")
-            lines += [f"  {e.as_text()}" for e in skipped]
+            lines += [f"  {_event_line(e)}" for e in skipped]
         review = self.items("review")
         if review:
             lines.append(
@@ -168,18 +172,45 @@ class Summary:
         left = self.items("left")
         if left:
             lines.append(f"left for a person: {_n(len(left), 'call site')} (unchanged):")
-            lines += [f"  {e.as_text()}" for e in left]
+            lines += [f"  {_event_line(e)}" for e in left]
         if self.skipped_links:
             lines.append(f"not followed: {_n(len(self.skipped_links), 'symlink')} out of the tree:")
-            lines += [f"  {link}" for link in self.skipped_links]
+            lines += [f"  {escape(link)}" for link in self.skipped_links]
         raced = self.raced
         if raced:
             lines.append(
                 f"{_n(len(raced), 'file')} changed on disk during the run and "
                 f"{'was' if len(raced) == 1 else 'were'} left as saved; run migrate again:"
             )
-            lines += [f"  {o.path}" for o in raced]
+            lines += [f"  {escape(o.path)}" for o in raced]
+        if self.interrupted:
+            lines.append(
+                f"interrupted: no write began after Ctrl-C; {_n(len(self.changed), 'file')} "
+                f"{'was' if len(self.changed) == 1 else 'were'} {verb} before it (listed above), "
+                "the others are left as they are"
+            )
         return lines
+
+
+def _event_line(event: MethodEvent) -> str:
+    """A migrated/skipped method on one line: the reason's code joined, everything escaped."""
+    return escape(f"{event.path}:{event.line}: {event.name}: {one_line(event.reason)}")
+
+
+_OPENS, _CLOSES = ("[", "(", "{"), ("]", ")", "}", ",")
+
+
+def one_line(code: str) -> str:
+    """Source text spread over lines (a bracketed annotation), joined into one line."""
+    lines = code.splitlines()
+    if len(lines) <= 1:
+        return code
+    out = lines[0].rstrip().removesuffix("\\").rstrip()
+    for line in lines[1:]:
+        line = line.strip().removesuffix("\\").strip()
+        if line:
+            out += ("" if out.endswith(_OPENS) or line.startswith(_CLOSES) else " ") + line
+    return out
 
 
 def _n(count: int, noun: str) -> str:
@@ -284,8 +315,13 @@ def _digest(data: bytes) -> bytes:
 
 
 def _guarded(work: Callable[[FileOutcome], None], name: str) -> FileOutcome:
-    """Run one file's work; whatever goes wrong is a TW000 for that file, never the run's end."""
+    """Run one file's work; whatever goes wrong is a TW000 for that file, never the run's end.
+
+    After Ctrl-C (`writes.request_stop`) no file's work begins."""
     outcome = FileOutcome(name)
+    if writes.stop_requested():
+        outcome.stopped = outcome.kept = True
+        return outcome
     try:
         with deep_walks(_LIBCST_RECURSION):
             work(outcome)
@@ -349,6 +385,7 @@ class _Finish:
     new_text: str | None
     digest: bytes | None  # of the bytes `new_text` was made from
     migrated_methods: frozenset[str] = frozenset()  # class tool methods the run migrated
+    reported: bool = False  # pass one reported an error for this file: it is left alone
 
 
 def finish_file(task: _Finish) -> FileOutcome:
@@ -358,7 +395,7 @@ def finish_file(task: _Finish) -> FileOutcome:
 def _finish(task: _Finish, outcome: FileOutcome) -> None:
     path, config = task.path, task.config
     name = str(path)
-    if task.new_text is None and not task.wire:
+    if task.reported or (task.new_text is None and not task.wire):
         return
     data = _read(path)
     if isinstance(data, Finding):
@@ -410,6 +447,12 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
         except writes.ChangedOnDisk:
             _raced(outcome)
         except writes.ParentGone:
+            outcome.changed, outcome.kept = False, True
+        except writes.Interrupted:
+            outcome.changed, outcome.kept, outcome.stopped = False, True, True
+        except writes.PartWritten as exc:
+            # The summary tells the truth: this file is NOT as it was.
+            outcome.errors.append(not_written(name, f"cannot write: {exc}; the file is damaged"))
             outcome.changed, outcome.kept = False, True
         except OSError as exc:
             reason = files.strerror(exc)
@@ -514,10 +557,33 @@ def unified_diff(name: str, old: bytes, new: bytes) -> bytes:
         difflib.unified_diff,
         io.BytesIO(old).readlines(),
         io.BytesIO(new).readlines(),
-        fromfile=b"a/" + label,
-        tofile=b"b/" + label,
+        fromfile=git_quote(b"a/" + label),
+        tofile=git_quote(b"b/" + label),
     ):
         out.append(line if line.endswith(b"\n") else line + b"\n\\ No newline at end of file\n")
+    return b"".join(out)
+
+
+_GIT_ESCAPES = {7: b"\\a", 8: b"\\b", 9: b"\\t", 10: b"\\n", 11: b"\\v", 12: b"\\f", 13: b"\\r"}
+_GIT_ESCAPES |= {ord('"'): b'\\"', ord("\\"): b"\\\\"}
+_GIT_PLAIN = re.compile(rb'[^\x00-\x1f"\\\x7f-\xff]*')
+
+
+def git_quote(name: bytes) -> bytes:
+    """A diff header's file name as git writes it: as is when plain, else C-quoted
+    (`"a/x\\ny.py"`, octal for other control and non-ASCII bytes), as `git apply` reads it."""
+    if _GIT_PLAIN.fullmatch(name):
+        # GNU patch ends an unquoted name at a space unless a tab (diff's date field) follows
+        return name + b"\t" if b" " in name else name
+    out = [b'"']
+    for byte in name:
+        if byte in _GIT_ESCAPES:
+            out.append(_GIT_ESCAPES[byte])
+        elif byte < 0x20 or byte >= 0x7F:
+            out.append(b"\\%03o" % byte)
+        else:
+            out.append(bytes((byte,)))
+    out.append(b'"')
     return b"".join(out)
 
 
@@ -556,7 +622,7 @@ def _settled_pass_one(
     cross = CrossFile(classes)
     for _ in range(_ROUNDS):
         first = parallel_map(_pass_one, [(p, c, cross) for p, c in items], jobs)
-        if not classes:
+        if not classes or writes.stop_requested():
             return first, True
         wired = frozenset(w for o in first for w in o.wired)
         results = {k: v for o in first for k, v in o.results.items()}
@@ -602,6 +668,9 @@ def migrate_paths(
     first: list[FileOutcome] = [FileOutcome(str(p)) for p in listed]
     if "tool-returns" in codemods:
         first, settled = _settled_pass_one(list(zip(listed, configs, strict=True)), jobs)
+        if writes.stop_requested():
+            summary.interrupted = True  # nothing was written yet
+            return summary
         if not settled:
             # Never write a half-agreed plan: report it, change nothing.
             summary.errors.append(
@@ -610,8 +679,9 @@ def migrate_paths(
             return summary
     known = frozenset(t for o in first for t in o.known_tools)
     methods = frozenset(e.method for o in first for e in o.migrated if e.cls)
+    wire = "wire-content" in codemods
     tasks = [
-        _Finish(p, c, mode, "wire-content" in codemods, known, o.new_text, o.digest, methods)
+        _Finish(p, c, mode, wire, known, o.new_text, o.digest, methods, bool(o.errors))
         for p, c, o in zip(listed, configs, first, strict=True)
     ]
     second = parallel_map(finish_file, tasks, jobs)
@@ -626,4 +696,5 @@ def migrate_paths(
             one.migrated, one.sinks, one.str_calls = [], 0, 0
             one.returns_text = one.returns_error = one.returns_marked = 0
         summary.outcomes.append(one)
+    summary.interrupted = writes.stop_requested()
     return summary

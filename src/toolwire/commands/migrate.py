@@ -2,7 +2,7 @@
 
 Exit codes: 0 done (or nothing to change); 1 `--check` found changes to make; 2 usage,
 config or input errors, or a file changed on disk during the run (a TW000 line on stderr
-for each). 2 wins over 1.
+for each). 2 wins over 1. 130: interrupted (Ctrl-C); what was changed before is listed.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from toolwire import writes
 from toolwire.codemods.runner import CODEMODS, Mode, Summary, migrate_paths
 from toolwire.commands import config_option
 from toolwire.config import ConfigError, ConfigResolver
@@ -108,7 +109,12 @@ def command(
     try:
         if config_file is not None:
             configs(Path("."))
-        summary = migrate_paths(paths or (".",), configs, mode=mode, codemods=codemods, jobs=jobs)
+        # Ctrl-C stops the run between writes, never inside one, and the summary still
+        # says what was written.
+        with writes.catch_sigint():
+            summary = migrate_paths(
+                paths or (".",), configs, mode=mode, codemods=codemods, jobs=jobs
+            )
     except ConfigError as exc:
         click.echo(f"toolwire: {exc}", err=True)
         sys.exit(2)
@@ -135,6 +141,8 @@ def _report(summary: Summary, output_format: str) -> int:
         to_err = summary.mode == "diff"
         for line in summary.as_text():
             click.echo(line, err=to_err)
+    if summary.interrupted:
+        return 130
     if errors:
         return 2
     if summary.mode == "check" and summary.changed:
