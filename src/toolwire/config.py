@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from toolwire._discovery import find_config as find_config
 from toolwire.findings import escape
 from toolwire.model import Model, ResultType, cached_hash, hash_slot, load_model, preset
 from toolwire.model import preset_names as model_preset_names
@@ -265,33 +266,6 @@ _KEYS = {
     "select",
     "ignore",
 }
-
-
-def find_config(start: Path) -> Path | None:
-    """The nearest `pyproject.toml` with a `[tool.toolwire]` table, walking up from `start`."""
-    here = start.resolve()
-    if not here.is_dir():
-        here = here.parent
-    for directory in (here, *here.parents):
-        candidate = directory / "pyproject.toml"
-        if _is_file(candidate) and _has_table(candidate):
-            return candidate
-    return None
-
-
-def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except OSError:  # EACCES on a directory we may not search: not ours to read
-        return False
-
-
-@cache
-def _has_table(path: Path) -> bool:
-    try:
-        return "toolwire" in _tool_table(path, _read_toml(path))
-    except ConfigError:
-        return True  # let load_config report the broken file
 
 
 def read_config_text(path: Path) -> str:

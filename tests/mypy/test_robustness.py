@@ -128,18 +128,19 @@ def test_a_stale_remembered_fingerprint_is_replaced(tmp_path: Path) -> None:
     cold = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
     (entry,) = (cache / "toolwire").iterdir()
     data = json.loads(entry.read_text(encoding="utf-8"))
-    right = data["fingerprint"]
-    entry.write_text(json.dumps({**data, "fingerprint": "stale"}), encoding="utf-8")
+    right = data["fingerprints"]  # one per config file used
+    stale = dict.fromkeys(right, "stale")
+    entry.write_text(json.dumps({**data, "fingerprints": stale}), encoding="utf-8")
     healed = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
     assert _reads(healed) == 1, healed.stderr  # every module rechecked: the hooks load it
     assert sorted(healed.stdout.splitlines()) == sorted(cold.stdout.splitlines())
-    assert json.loads(entry.read_text(encoding="utf-8"))["fingerprint"] == right
+    assert json.loads(entry.read_text(encoding="utf-8"))["fingerprints"] == right
     warm = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
     assert _reads(warm) == 0 and warm.toolwire("pkg/loop.py") == EXPECTED
 
 
 def test_a_nearer_pyproject_invalidates_the_cache(tmp_path: Path) -> None:
-    """Discovery walks up from the mypy config: a `[tool.toolwire]` table that appears
+    """Discovery walks up from each checked file: a `[tool.toolwire]` table that appears
     nearer than the one found before is a changed config, with a warm cache too."""
     root = tmp_path / "proj"
     cache = tmp_path / "cache"
@@ -152,7 +153,7 @@ def test_a_nearer_pyproject_invalidates_the_cache(tmp_path: Path) -> None:
     # Its sinks by position: the project root of this table has no app/ to read them from.
     sinks = ["app.chat.ChatMessage.tool_result:1=content", "app.chat.ChatMessage.user:0=content"]
     nearer = fixture_table(ignore=["TW204"], **{"wire-sinks": sinks})
-    (config.parent / "pyproject.toml").write_text(
+    (root / "pkg" / "pyproject.toml").write_text(
         toml_table("tool.toolwire", nearer), encoding="utf-8"
     )
     second = run_mypy(root, ["pkg"], config=config, cache_dir=cache)

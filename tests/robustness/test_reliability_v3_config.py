@@ -48,12 +48,12 @@ def one_line_error(result: subprocess.CompletedProcess[str], *needles: str) -> s
     return lines[0]
 
 
-def app(root: Path, table: str | None = None) -> Path:
+def app(root: Path, table: str | None = None, name: str = "app") -> Path:
     """`app/chat.py` with a sink and `app/loop.py` sending an artifact to it."""
-    (root / "app").mkdir(parents=True)
-    (root / "app" / "__init__.py").write_text("", encoding="utf-8")
-    (root / "app" / "chat.py").write_text(CHAT, encoding="utf-8")
-    (root / "app" / "loop.py").write_text(LOOP, encoding="utf-8")
+    (root / name).mkdir(parents=True)
+    (root / name / "__init__.py").write_text("", encoding="utf-8")
+    (root / name / "chat.py").write_text(CHAT, encoding="utf-8")
+    (root / name / "loop.py").write_text(LOOP.replace("app.", f"{name}."), encoding="utf-8")
     if table is not None:
         (root / "pyproject.toml").write_text(table, encoding="utf-8")
     return root
@@ -145,3 +145,57 @@ def test_20_toolwire_toml_with_both_forms_is_a_config_error(tmp_path: Path) -> N
     (tmp_path / "toolwire.toml").write_text(f"[toolwire]\n{SINK}", encoding="utf-8")
     alone = run(["toolwire", "check", "--config", "toolwire.toml", "app"], tmp_path)
     assert alone.returncode == 1 and "TW302" in alone.stdout
+
+
+# -- 10: dmypy sees a changed table ------------------------------------------------------------
+
+
+def test_10_dmypy_sees_a_changed_toolwire_table(tmp_path: Path) -> None:
+    app(tmp_path, '[tool.mypy]\nplugins = ["toolwire.mypy"]\n\n[tool.toolwire]\nwire-sinks = []\n')
+    pyproject = tmp_path / "pyproject.toml"
+    status = str(tmp_path / "dmypy.json")
+    dmypy = ["dmypy", "--status-file", status]
+    try:
+        assert run([*dmypy, "start", "--", "app"], tmp_path).returncode == 0
+        first = run([*dmypy, "check", "app"], tmp_path)
+        assert first.returncode == 0, first.stdout + first.stderr
+        # A sink added: `dmypy run` restarts the daemon (no file edited).
+        pyproject.write_text(pyproject.read_text().replace("wire-sinks = []", SINK))
+        added = run([*dmypy, "run", "--", "app"], tmp_path)
+        assert added.returncode == 1 and "TW302" in added.stdout, added.stdout + added.stderr
+        assert "Traceback" not in added.stderr
+        # Removed again: an edited file is checked under the table as it is now.
+        pyproject.write_text(pyproject.read_text().replace(SINK, "wire-sinks = []\n"))
+        with (tmp_path / "app" / "loop.py").open("a", encoding="utf-8") as loop:
+            loop.write("# edited\n")
+        removed = run([*dmypy, "check", "app"], tmp_path)
+        assert removed.returncode == 0, removed.stdout + removed.stderr
+    finally:
+        run([*dmypy, "stop"], tmp_path)
+
+
+# -- 11: the mypy plugin uses each file's nearest table --------------------------------------------
+
+
+def test_11_mypy_uses_each_packages_nearest_table(tmp_path: Path) -> None:
+    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = toolwire.mypy\n", encoding="utf-8")
+    a = app(tmp_path / "packages" / "a", f"[tool.toolwire]\n{SINK}")
+    b = app(tmp_path / "packages" / "b", "[tool.toolwire]\nwire-sinks = []\n", "other")
+    check = run(["toolwire", "check", "packages"], tmp_path)
+    assert check.returncode == 1
+    assert [line.split(":")[0] for line in check.stdout.splitlines() if "TW302" in line] == [
+        "packages/a/app/loop.py"
+    ]
+    cache = tmp_path / "cache"
+    for package, name in ((a, "app"), (b, "other")):
+        args = ["mypy", f"--cache-dir={cache}", "--config-file", "../../mypy.ini", name]
+        mypy = run(args, package)
+        expected = 1 if package == a else 0
+        assert mypy.returncode == expected, (package, mypy.stdout, mypy.stderr)
+        assert ("TW302" in mypy.stdout) == (package == a)
+    # Both packages in one run, each under its own table; then from the warm cache.
+    both = ["mypy", f"--cache-dir={cache}", "packages/a/app/loop.py", "packages/b/other/loop.py"]
+    for _ in range(2):
+        mypy = run(both, tmp_path)
+        found = [line.split(":")[0] for line in mypy.stdout.splitlines() if "TW302" in line]
+        assert found == ["app/loop.py"], mypy.stdout + mypy.stderr  # mypy's name for a's
