@@ -199,3 +199,23 @@ def test_11_mypy_uses_each_packages_nearest_table(tmp_path: Path) -> None:
         mypy = run(both, tmp_path)
         found = [line.split(":")[0] for line in mypy.stdout.splitlines() if "TW302" in line]
         assert found == ["app/loop.py"], mypy.stdout + mypy.stderr  # mypy's name for a's
+
+
+def test_11_a_module_rechecked_from_the_cache_keeps_its_table(tmp_path: Path) -> None:
+    """`app/sub` has a table without sinks under the root's: a warm run that rechecks
+    `app/sub/x.py` only because `app/chat.py` changed (mypy does not parse it first)
+    still checks it under `app/sub`'s table."""
+    app(tmp_path, f"[tool.toolwire]\n{SINK}")
+    (tmp_path / "app" / "sub").mkdir()
+    (tmp_path / "app" / "sub" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "app" / "sub" / "x.py").write_text(LOOP, encoding="utf-8")
+    (tmp_path / "app" / "sub" / "pyproject.toml").write_text(
+        "[tool.toolwire]\nwire-sinks = []\n", encoding="utf-8"
+    )
+    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = toolwire.mypy\n", encoding="utf-8")
+    chat = tmp_path / "app" / "chat.py"
+    for change in ("", "\ndef extra() -> int:\n    return 1\n"):
+        chat.write_text(CHAT + change, encoding="utf-8")
+        mypy = run(["mypy", f"--cache-dir={tmp_path / 'cache'}", "app"], tmp_path)
+        found = [line.split(":")[0] for line in mypy.stdout.splitlines() if "TW302" in line]
+        assert found == ["app/loop.py"], mypy.stdout + mypy.stderr

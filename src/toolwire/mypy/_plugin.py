@@ -706,6 +706,11 @@ class FilePlugin(Plugin):
         if not ctx.path or self._outside(ctx.path):
             return _OUTSIDE
         source = self._source_for(ctx.path)
+        if source not in self._checked:
+            # A module read from the cache may still be checked again (a dependency
+            # changed) without being parsed first: its table belongs to the hooks too.
+            self._checked[source] = None
+            self._active = None
         known = self._fingerprints.get(_key(source))
         return known if known is not None else self._load(source).fingerprint
 
