@@ -591,16 +591,16 @@ class FilePlugin(Plugin):
         return self._dirs[directory]
 
     def _outside(self, path: str) -> bool:
-        """mypy's own `is_silent_import_module`: typeshed, or a directory of the Python's
-        search path (site-packages); mypy reports nothing there."""
+        """typeshed, or an installed package (site-packages): mypy reports nothing there
+        (`is_silent_import_module`). Not the rest of the Python's search path: an
+        editable install (a `.pth` entry) is a project of its own, with its own table."""
         if self._outside_roots is None:
             import mypy
             from mypy.modulefinder import get_search_dirs
 
             roots: list[str] = []
             if not self.options.no_silence_site_packages:
-                sys_path, site_packages = get_search_dirs(self.options.python_executable)
-                roots += [*sys_path, *site_packages]
+                roots += get_search_dirs(self.options.python_executable)[1]
                 roots.append(
                     self.options.custom_typeshed_dir
                     or os.path.join(os.path.dirname(mypy.__file__), "typeshed")
@@ -675,7 +675,11 @@ class FilePlugin(Plugin):
         path = _path_of(api)
         if path is None:
             return None
-        return self._rules_for(self._source_for(path))
+        source = self._source_for(path)
+        if source not in self._checked:  # not seen before its hooks: in the union from now on
+            self._checked[source] = None
+            self._active = None
+        return self._rules_for(source)
 
     # -- mypy's hooks ------------------------------------------------------------------
 
