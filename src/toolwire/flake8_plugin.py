@@ -1,7 +1,8 @@
 """The flake8 front-end: `flake8 --select TW`. flake8 parses; the plugin reuses its tree.
 
 flake8 applies `# noqa` itself. The config is the nearest `[tool.toolwire]` table of each
-file, or `--toolwire-config FILE`; a bad config becomes one TW000 finding, never a crash.
+file, or `--toolwire-config FILE`; a bad table of a file becomes one TW000 finding, never a
+crash; a bad `--toolwire-config` or TW code in `--select` stops flake8 as a bad option.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from toolwire import __version__
 from toolwire.config import Config, ConfigError, code_problem, resolver
@@ -51,6 +52,14 @@ class ToolwireChecker:
     def parse_options(cls, options: Any) -> None:
         cls.config_file = getattr(options, "toolwire_config", None)
         _check_codes(options)
+        if cls.config_file:
+            # Known before any file: a bad one stops flake8 as a bad option does (a TW000
+            # per file would be hidden by a `--select` without TW0).
+            fixed = _fixed(cls.config_file, os.getcwd())
+            try:
+                resolver(fixed).load(fixed)
+            except ConfigError as exc:
+                _stop(f"--toolwire-config: {exc}")
 
     def config(self) -> Config | ConfigError:
         path = Path.cwd() / "-" if self.filename in _STDIN_NAMES else Path(self.filename)
@@ -91,6 +100,9 @@ def _check_codes(options: Any) -> None:
                 continue
             problem = code_problem(code.upper())
             if problem is not None:
-                name = option.replace("_", "-")
-                print(f"flake8: error: toolwire: --{name}: {problem}", file=sys.stderr)
-                raise SystemExit(2)
+                _stop(f"--{option.replace('_', '-')}: {problem}")
+
+
+def _stop(problem: str) -> NoReturn:
+    print(f"flake8: error: toolwire: {problem}", file=sys.stderr)
+    raise SystemExit(2)
