@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from toolwire._discovery import find_config as find_config
 from toolwire.findings import escape
 from toolwire.model import Model, ResultType, cached_hash, hash_slot, load_model, preset
 from toolwire.model import preset_names as model_preset_names
@@ -267,33 +268,6 @@ _KEYS = {
 }
 
 
-def find_config(start: Path) -> Path | None:
-    """The nearest `pyproject.toml` with a `[tool.toolwire]` table, walking up from `start`."""
-    here = start.resolve()
-    if not here.is_dir():
-        here = here.parent
-    for directory in (here, *here.parents):
-        candidate = directory / "pyproject.toml"
-        if _is_file(candidate) and _has_table(candidate):
-            return candidate
-    return None
-
-
-def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except OSError:  # EACCES on a directory we may not search: not ours to read
-        return False
-
-
-@cache
-def _has_table(path: Path) -> bool:
-    try:
-        return "toolwire" in _tool_table(path, _read_toml(path))
-    except ConfigError:
-        return True  # let load_config report the broken file
-
-
 def read_config_text(path: Path) -> str:
     """The text of a config file: a regular file of at most MAX_CONFIG_BYTES, in UTF-8.
 
@@ -304,10 +278,18 @@ def read_config_text(path: Path) -> str:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise ConfigError(path, None, f"cannot read: {exc.strerror}") from None
+    try:
+        # Checked before fdopen, which refuses a directory with an IsADirectoryError.
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        raise ConfigError(path, None, f"cannot read: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        what = "a directory, not a config file" if stat.S_ISDIR(mode) else "not a regular file"
+        raise ConfigError(path, None, what)
     with os.fdopen(fd, "rb") as handle:
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise ConfigError(path, None, "not a regular file")
             data = handle.read(MAX_CONFIG_BYTES + 1)
         except OSError as exc:
             raise ConfigError(path, None, f"cannot read: {exc.strerror}") from None
@@ -342,6 +324,15 @@ def load_config(path: Path | None) -> Config:
     table = _tool_table(path, data).get("toolwire") if "tool" in data else data.get("toolwire")
     if table is None and path.name != "pyproject.toml":
         table = data
+    elif "tool" not in data and path.name != "pyproject.toml" and len(data) > 1:
+        # Keys at the top level and a [toolwire] table: one of them is surely a mistake.
+        other = next(k for k in data if k != "toolwire")
+        raise ConfigError(
+            path,
+            other,
+            "keys at the top level and a [toolwire] table: put every key in one of them",
+            in_table=False,
+        )
     if table is None:
         raise ConfigError(path, None, f"no [{TABLE}] table")
     if not isinstance(table, dict):
@@ -480,9 +471,39 @@ def _call_sinks(
 def _codes(path: Path | None, key: str, value: object) -> tuple[str, ...]:
     codes = _str_list(path, key, value)
     for code in codes:
-        if not ((code.startswith("TW") and code[2:].isdigit()) or code == "TW"):
-            raise ConfigError(path, key, f"{code!r} is not a TW code or prefix")
+        problem = code_problem(code)
+        if problem is not None:
+            raise ConfigError(path, key, problem)
     return codes
+
+
+def code_problem(code: str) -> str | None:
+    """Why `code` cannot be a `select`/`ignore` entry, or None: it must be a TW code or
+    prefix that some rule has (`TW310` selects nothing, so every rule would be off)."""
+    if not (code == "TW" or (code.startswith("TW") and code[2:].isascii() and code[2:].isdigit())):
+        return f"{code!r} is not a TW code or prefix"
+    known = known_codes()
+    if not known or any(c.startswith(code) for c in known):
+        return None
+    from toolwire.catalog import nearest
+
+    hint = nearest(code) if len(code) == 5 else []
+    suggestion = f"did you mean {', '.join(hint)}?" if hint else "`toolwire rules` lists them"
+    return f"{code!r} names no toolwire rule or prefix of one ({suggestion})"
+
+
+@cache
+def known_codes() -> frozenset[str]:
+    """The codes of the rule catalog, from its file names (no rule file is parsed)."""
+    from toolwire.catalog import CatalogError, rules_dir
+
+    try:
+        names = [entry.name for entry in rules_dir().iterdir()]
+    except (CatalogError, OSError):  # no catalog to check against: accept well-formed codes
+        return frozenset()
+    return frozenset(
+        n[:-3] for n in names if len(n) == 8 and n.startswith("TW") and n.endswith(".md")
+    )
 
 
 def _model(path: Path | None, preset_names: Sequence[str]) -> Model:

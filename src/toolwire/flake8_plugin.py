@@ -1,7 +1,8 @@
 """The flake8 front-end: `flake8 --select TW`. flake8 parses; the plugin reuses its tree.
 
 flake8 applies `# noqa` itself. The config is the nearest `[tool.toolwire]` table of each
-file, or `--toolwire-config FILE`; a bad config becomes one TW000 finding, never a crash.
+file, or `--toolwire-config FILE`; a bad table of a file becomes one TW000 finding, never a
+crash; a bad `--toolwire-config` or TW code in `--select` stops flake8 as a bad option.
 """
 
 from __future__ import annotations
@@ -9,12 +10,13 @@ from __future__ import annotations
 import ast
 import functools
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from toolwire import __version__
-from toolwire.config import Config, ConfigError, resolver
+from toolwire.config import Config, ConfigError, code_problem, resolver
 from toolwire.engine import check_tree, module_name, source_lines
 from toolwire.findings import Finding, internal_error, unreadable
 
@@ -49,6 +51,15 @@ class ToolwireChecker:
     @classmethod
     def parse_options(cls, options: Any) -> None:
         cls.config_file = getattr(options, "toolwire_config", None)
+        _check_codes(options)
+        if cls.config_file:
+            # Known before any file: a bad one stops flake8 as a bad option does (a TW000
+            # per file would be hidden by a `--select` without TW0).
+            fixed = _fixed(cls.config_file, os.getcwd())
+            try:
+                resolver(fixed).load(fixed)
+            except ConfigError as exc:
+                _stop(f"--toolwire-config: {exc}")
 
     def config(self) -> Config | ConfigError:
         path = Path.cwd() / "-" if self.filename in _STDIN_NAMES else Path(self.filename)
@@ -77,3 +88,21 @@ class ToolwireChecker:
             findings = [internal_error(self.filename, f"{type(exc).__name__}: {exc}")]
         for finding in findings:
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
+
+
+def _check_codes(options: Any) -> None:
+    """A TW code in `--select`/`--ignore` (or their `extend-` forms) that names no rule
+    stops flake8 as a bad option does: `--select TW310` would select nothing of ours, and
+    a TW000 finding would be filtered out by that very select. Other codes are not ours."""
+    for option in ("select", "extend_select", "ignore", "extend_ignore"):
+        for code in getattr(options, option, None) or ():
+            if not isinstance(code, str) or not code.upper().startswith("TW"):
+                continue
+            problem = code_problem(code.upper())
+            if problem is not None:
+                _stop(f"--{option.replace('_', '-')}: {problem}")
+
+
+def _stop(problem: str) -> NoReturn:
+    print(f"flake8: error: toolwire: {problem}", file=sys.stderr)
+    raise SystemExit(2)

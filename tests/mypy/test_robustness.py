@@ -106,16 +106,18 @@ def test_warm_cache_reads_no_config_until_an_input_changes(tmp_path: Path) -> No
     config = _project(root)
     cold = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
     warm = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
-    assert (_reads(cold), _reads(warm)) == (1, 0), cold.stderr + warm.stderr
+    # One read per table: the project's, and the defaults of toolwire's own modules when
+    # they come from a checkout on PYTHONPATH rather than from site-packages.
+    assert _reads(cold) >= 1 and _reads(warm) == 0, cold.stderr + warm.stderr
     assert cold.toolwire("pkg/loop.py") == EXPECTED
     assert sorted(warm.stdout.splitlines()) == sorted(cold.stdout.splitlines())
     for entry in (cache / "toolwire").iterdir():
         entry.write_text("{not json", encoding="utf-8")
     damaged = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
-    assert _reads(damaged) == 1 and damaged.toolwire("pkg/loop.py") == EXPECTED
+    assert _reads(damaged) >= 1 and damaged.toolwire("pkg/loop.py") == EXPECTED
     _project(root, table=fixture_table(ignore=["TW204"]))
     changed = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
-    assert _reads(changed) == 1
+    assert _reads(changed) >= 1
     assert changed.toolwire("pkg/loop.py") == EXPECTED - Counter({(9, "TW204"): 1})
 
 
@@ -128,18 +130,19 @@ def test_a_stale_remembered_fingerprint_is_replaced(tmp_path: Path) -> None:
     cold = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
     (entry,) = (cache / "toolwire").iterdir()
     data = json.loads(entry.read_text(encoding="utf-8"))
-    right = data["fingerprint"]
-    entry.write_text(json.dumps({**data, "fingerprint": "stale"}), encoding="utf-8")
+    right = data["fingerprints"]  # one per config file used
+    stale = dict.fromkeys(right, "stale")
+    entry.write_text(json.dumps({**data, "fingerprints": stale}), encoding="utf-8")
     healed = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
-    assert _reads(healed) == 1, healed.stderr  # every module rechecked: the hooks load it
+    assert _reads(healed) >= 1, healed.stderr  # every module rechecked: the hooks load it
     assert sorted(healed.stdout.splitlines()) == sorted(cold.stdout.splitlines())
-    assert json.loads(entry.read_text(encoding="utf-8"))["fingerprint"] == right
+    assert json.loads(entry.read_text(encoding="utf-8"))["fingerprints"] == right
     warm = run_mypy(root, ["pkg"], config=config, cache_dir=cache, prelude=_SPY)
     assert _reads(warm) == 0 and warm.toolwire("pkg/loop.py") == EXPECTED
 
 
 def test_a_nearer_pyproject_invalidates_the_cache(tmp_path: Path) -> None:
-    """Discovery walks up from the mypy config: a `[tool.toolwire]` table that appears
+    """Discovery walks up from each checked file: a `[tool.toolwire]` table that appears
     nearer than the one found before is a changed config, with a warm cache too."""
     root = tmp_path / "proj"
     cache = tmp_path / "cache"
@@ -152,7 +155,7 @@ def test_a_nearer_pyproject_invalidates_the_cache(tmp_path: Path) -> None:
     # Its sinks by position: the project root of this table has no app/ to read them from.
     sinks = ["app.chat.ChatMessage.tool_result:1=content", "app.chat.ChatMessage.user:0=content"]
     nearer = fixture_table(ignore=["TW204"], **{"wire-sinks": sinks})
-    (config.parent / "pyproject.toml").write_text(
+    (root / "pkg" / "pyproject.toml").write_text(
         toml_table("tool.toolwire", nearer), encoding="utf-8"
     )
     second = run_mypy(root, ["pkg"], config=config, cache_dir=cache)

@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from toolwire.commands import config_option
-from toolwire.config import Config, ConfigError, ConfigResolver
+from toolwire.config import Config, ConfigError, ConfigResolver, code_problem
 from toolwire.engine import batch_gc, check_source, kept_source, linked, module_name
 from toolwire.files import STDIN, discover, read, real_path
 from toolwire.findings import Finding
@@ -72,6 +72,9 @@ def _split_codes(
     for code in codes:
         if not _CODE.fullmatch(code):
             raise click.BadParameter(f"{code!r} is not a TW code or prefix (e.g. TW301, TW3)")
+        problem = code_problem(code)
+        if problem is not None:
+            raise click.BadParameter(problem)
     return codes
 
 

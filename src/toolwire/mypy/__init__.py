@@ -8,11 +8,18 @@ from __future__ import annotations
 
 from mypy.plugin import Plugin
 
-from toolwire.mypy._plugin import ToolwirePlugin
+from toolwire.mypy._plugin import FilePlugin, ToolwirePlugin, stale_version
 
-__all__ = ["ToolwirePlugin", "plugin"]
+__all__ = ["FilePlugin", "ToolwirePlugin", "plugin"]
 
 
 def plugin(version: str) -> type[Plugin]:
     """mypy's entry point; `version` is mypy's version string."""
-    return ToolwirePlugin
+    return FilePlugin
+
+
+def __getattr__(name: str) -> str:
+    # mypy's plugin snapshot reads `__version__`: dmypy restarts when it changes.
+    if name == "__version__":
+        return stale_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

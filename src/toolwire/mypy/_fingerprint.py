@@ -1,10 +1,10 @@
-"""The settings' fingerprint from the last run, while nothing it was computed from changed.
+"""The settings' fingerprints from the last run, while nothing they were computed from changed.
 
 With a warm cache mypy checks nothing: the plugin's only job is `report_config_data`, and
 reading the config (the model, the presets, the sinks' signatures) would be most of the
-run. So the fingerprint is kept in mypy's cache directory beside a digest of every input
-of the config: the mypy config file, each `pyproject.toml` that discovery may read, the
-config file itself, the model and preset files, the source files read for the sinks'
+run. So the fingerprint of each config file used is kept in mypy's cache directory beside
+a digest of every input of the configs: the mypy config file, each `pyproject.toml` above
+it, the config files themselves, the model and preset files, the source files read for the sinks'
 signatures, the code that parses them, `sys.path` and the working directory. Any change
 in one of them is a miss, and the plugin reads the config as before.
 
@@ -28,12 +28,13 @@ from toolwire import __version__
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 # The code that turns the inputs into settings: a change of it is a change of the result.
-_CODE = ("config.py", "model.py", "signatures.py", "mypy/_settings.py")
+_CODE = ("config.py", "_discovery.py", "model.py", "signatures.py", "mypy/_settings.py")
 _MAX_BYTES = 4 * 1024 * 1024  # as for a config file: a larger input is never cached
 
 
-def remembered(options: Options) -> str | None:
-    """The fingerprint stored by an earlier run whose inputs all still read the same."""
+def remembered(options: Options) -> tuple[dict[str, str], list[str]] | None:
+    """The fingerprints stored by an earlier run (by config file, "" for the defaults) and
+    the inputs they were computed from, while every input still reads the same."""
     entry = _entry(options)
     if entry is None:
         return None
@@ -41,16 +42,21 @@ def remembered(options: Options) -> str | None:
         data = json.loads(entry.read_bytes())
         deps = [str(p) for p in data["deps"]]
         digest = _digest(options, deps)
-        fingerprint = data["fingerprint"]
-        if digest is not None and data["digest"] == digest and isinstance(fingerprint, str):
-            return fingerprint
-    except (OSError, ValueError, KeyError, TypeError):
+        fingerprints = data["fingerprints"]
+        if (
+            digest is not None
+            and data["digest"] == digest
+            and isinstance(fingerprints, dict)
+            and all(isinstance(v, str) for v in fingerprints.values())
+        ):
+            return {str(k): v for k, v in fingerprints.items()}, deps
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass  # a missing or damaged entry is a miss
     return None
 
 
-def remember(options: Options, fingerprint: str, deps: Iterable[Path]) -> None:
-    """Store `fingerprint` for the next run; `deps` are the inputs beyond the fixed ones."""
+def remember(options: Options, fingerprints: dict[str, str], deps: Iterable[str | Path]) -> None:
+    """Store `fingerprints` for the next run; `deps` are the inputs beyond the fixed ones."""
     entry = _entry(options)
     if entry is None:
         return
@@ -58,7 +64,7 @@ def remember(options: Options, fingerprint: str, deps: Iterable[Path]) -> None:
     digest = _digest(options, paths)
     if digest is None:
         return
-    text = json.dumps({"digest": digest, "deps": paths, "fingerprint": fingerprint})
+    text = json.dumps({"digest": digest, "deps": paths, "fingerprints": fingerprints})
     temporary = entry.with_name(f"{entry.name}.{os.getpid()}.tmp")
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)

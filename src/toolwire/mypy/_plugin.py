@@ -8,11 +8,14 @@ each hooked call, attribute or class to the checks registered for it. A check li
 
 from __future__ import annotations
 
+import os
+import weakref
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import ArgKind, Context, Expression, MemberExpr, TypeInfo
+from mypy.nodes import ArgKind, Context, Expression, MemberExpr, MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     AttributeContext,
@@ -29,10 +32,17 @@ from mypy.types import Type
 from toolwire.mypy import _fingerprint
 from toolwire.mypy._types import children, displayed, holds
 
-if TYPE_CHECKING:  # loaded by _setup: a warm cache never needs them
+if TYPE_CHECKING:  # loaded with the first config: a warm cache never needs them
     from toolwire.config import CallSink, Config
     from toolwire.model import Index, ResultType
     from toolwire.mypy._settings import Settings
+
+
+# Built at import (the plugin's): mypy checks `--disable-error-code` once plugins are loaded.
+FAMILY_CODES: Final = {
+    family: ErrorCode(f"toolwire-{family}", f"toolwire {family} rules", "toolwire")
+    for family in ("migrate", "construct", "stringify", "wire", "artifact")
+}
 
 
 class Call(NamedTuple):  # not a dataclass: this is built at import, which a warm run pays
@@ -60,36 +70,23 @@ SinkCheck = Callable[[Call, str, Expression, Type, ArgKind], None]
 ValueCheck = Callable[[CheckerPluginInterface, Context, Type | None], None]
 ClassCheck = Callable[[ClassDefContext], None]
 _AnyCtx = FunctionContext | MethodContext
+_C = TypeVar("_C", FunctionContext, MethodContext)
 _Hook = Callable[[_AnyCtx], Type]
 SINK_KINDS = ("wire", "egress", "state", "html")
 
 
 class ToolwirePlugin(Plugin):
-    def __init__(self, options: Options) -> None:
-        super().__init__(options)
-        # A warm cache asks only for the settings' fingerprint: when an earlier run's still
-        # holds, the config, the model and the checks are loaded by the first hook asked for.
-        self._fingerprint = _fingerprint.remembered(options)
-        self._ready = False
-        if self._fingerprint is None:
-            self._setup()
+    """The rules of one `[tool.toolwire]` table: its hook tables, and what checks use.
 
-    def _setup(self) -> None:
+    mypy talks to `FilePlugin`, which keeps one of these per config file and hands each
+    hook to the one of the file being checked.
+    """
+
+    def __init__(self, options: Options, settings: Settings) -> None:
         from toolwire.model import STRING_FORMS, index
-        from toolwire.mypy._settings import load_settings
-        from toolwire.signatures import sources_read
 
-        self._ready = True
-        self.settings: Settings = load_settings(self.options.config_file)
-        fresh = self.settings.fingerprint
-        if fresh != self._fingerprint:
-            # A cold start, or an input the digest does not cover changed (a sink's module
-            # now found earlier on sys.path): report what the config says now, and keep it.
-            self._fingerprint = fresh
-            if self.settings.problem is None:
-                source = self.settings.config.source
-                deps = [*sources_read(), *([source] if source is not None else [])]
-                _fingerprint.remember(self.options, fresh, deps)
+        super().__init__(options)
+        self.settings = settings
         self.config: Config = self.settings.config
         self.model: Index = index(self.config.model)
         self._string_forms = STRING_FORMS
@@ -359,16 +356,12 @@ class ToolwirePlugin(Plugin):
     # -- mypy's hooks ----------------------------------------------------------------------
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
-        return self._fingerprint
+        return self.settings.fingerprint
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        if not self._ready:
-            self._setup()
         return self._lookup(self._functions, fullname)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        if not self._ready:
-            self._setup()
         hook = self._lookup(self._methods, fullname)
         if hook is None and self._dunders:
             dot = fullname.rfind(".")
@@ -400,14 +393,10 @@ class ToolwirePlugin(Plugin):
         return hook
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
-        if not self._ready:
-            self._setup()
         checks = self._attributes.get(fullname)
         return self._attribute_hook(checks) if checks else None
 
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
-        if not self._ready:
-            self._setup()
         checks = list(self._class_checks)
         if self._result_classes and (
             fullname in self.results
@@ -543,3 +532,261 @@ def _silenced(api: CheckerPluginInterface | SemanticAnalyzerPluginInterface) -> 
             return False
         path = module.path
     return path in api.msg.errors.ignored_files
+
+
+# -- the plugin mypy talks to ---------------------------------------------------------------
+
+_OUTSIDE = "toolwire: no table (typeshed or an installed package)"
+_LIVE: weakref.WeakSet[FilePlugin] = weakref.WeakSet()
+
+
+class FilePlugin(Plugin):
+    """Each checked file under its own table, as in `toolwire check` and flake8: the
+    nearest `[tool.toolwire]` above the file (or `x_toolwire_config` for every file).
+
+    One `ToolwirePlugin` per config file, built when a file under it is parsed
+    (`get_additional_deps`, before any hook). With one config file in the build its hooks
+    are returned as they are; with more, a hook looks up the table of the file it runs in.
+    Typeshed and installed packages (whose errors mypy never shows) load no table.
+    """
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        # A warm cache asks only for each module's fingerprint: an earlier run's, while
+        # its inputs hold; a config is read when a module needs one it does not know.
+        known = _fingerprint.remembered(options)
+        self._fingerprints: dict[str, str] = dict(known[0]) if known else {}
+        self._deps: set[str] = set(known[1]) if known else set()
+        self._fixed: Path | None = None
+        self._fixed_read = False
+        self._dirs: dict[str, Path | None] = {}  # directory -> its config file
+        self._settings: dict[Path | None, Settings] = {}
+        self._rules: dict[Path | None, ToolwirePlugin] = {}
+        self._stamps: dict[Path, tuple[int, int, int] | None] = {}
+        self._checked: dict[Path | None, None] = {}  # config files of checkable files
+        self._active: list[ToolwirePlugin] | None = None
+        self._outside_roots: tuple[str, ...] | None = None
+        _LIVE.add(self)
+
+    # -- config files ------------------------------------------------------------------
+
+    def _fixed_source(self) -> Path | None:
+        if not self._fixed_read:
+            from toolwire.mypy._settings import explicit_config
+
+            self._fixed = explicit_config(self.options.config_file)
+            self._fixed_read = True
+        return self._fixed
+
+    def _source_for(self, path: str, *, fresh: bool = False) -> Path | None:
+        """The config file of `path`, looked up once per directory (`fresh`: again)."""
+        fixed = self._fixed_source()
+        if fixed is not None:
+            return fixed
+        directory = os.path.dirname(os.path.abspath(path))
+        if fresh or directory not in self._dirs:
+            from toolwire._discovery import find_config
+
+            self._dirs[directory] = find_config(Path(directory))
+        return self._dirs[directory]
+
+    def _outside(self, path: str) -> bool:
+        """typeshed, or an installed package (site-packages): mypy reports nothing there
+        (`is_silent_import_module`). Not the rest of the Python's search path: an
+        editable install (a `.pth` entry) is a project of its own, with its own table."""
+        if self._outside_roots is None:
+            import mypy
+            from mypy.modulefinder import get_search_dirs
+
+            roots: list[str] = []
+            if not self.options.no_silence_site_packages:
+                roots += get_search_dirs(self.options.python_executable)[1]
+                roots.append(
+                    self.options.custom_typeshed_dir
+                    or os.path.join(os.path.dirname(mypy.__file__), "typeshed")
+                )
+            self._outside_roots = tuple(
+                os.path.join(os.path.normpath(os.path.abspath(r)), "") for r in roots
+            )
+        full = os.path.normpath(os.path.abspath(path))
+        return full.startswith(self._outside_roots)
+
+    def _load(self, source: Path | None) -> Settings:
+        settings = self._settings.get(source)
+        if settings is None:
+            from toolwire._discovery import stamp
+            from toolwire.mypy._settings import load_settings
+            from toolwire.signatures import sources_read
+
+            if source is not None:
+                self._stamps[source] = stamp(source)
+            settings = self._settings[source] = load_settings(source)
+            key = _key(source)
+            if self._fingerprints.get(key) != settings.fingerprint:
+                # A cold start, or an input the digest does not cover changed (a sink's
+                # module now found earlier on sys.path): report what the config says now.
+                self._fingerprints[key] = settings.fingerprint
+                if settings.problem is None:
+                    self._deps.update(str(p) for p in sources_read())
+                    self._deps.update(str(p) for p in self._stamps)
+                    _fingerprint.remember(self.options, self._fingerprints, self._deps)
+        return settings
+
+    def _rules_for(self, source: Path | None) -> ToolwirePlugin:
+        rules = self._rules.get(source)
+        if rules is None:
+            rules = self._rules[source] = ToolwirePlugin(self.options, self._load(source))
+            if self._modules is not None:
+                rules.set_modules(self._modules)
+        return rules
+
+    def _forget(self, source: Path) -> None:
+        """`source` changed under a long-lived process (dmypy): read it again when asked."""
+        self._settings.pop(source, None)
+        self._rules.pop(source, None)
+        self._stamps.pop(source, None)
+        self._fingerprints.pop(_key(source), None)
+        self._active = None
+
+    def stale(self) -> bool:
+        """Has a config file this plugin uses changed, or does a directory now find
+        another one? (dmypy keeps the plugin across runs.)"""
+        from toolwire._discovery import find_config, stamp
+
+        if any(stamp(source) != old for source, old in self._stamps.items()):
+            return True
+        if self._fixed is not None:
+            return False
+        return any(find_config(Path(d)) != source for d, source in self._dirs.items())
+
+    def _rules_list(self) -> list[ToolwirePlugin]:
+        if self._active is None:
+            if not self._checked:  # a hook before any file was parsed: the working directory
+                self._checked[self._source_for(os.path.join(os.getcwd(), "-"))] = None
+            self._active = [self._rules_for(source) for source in self._checked]
+        return self._active
+
+    def _rules_at(
+        self, api: CheckerPluginInterface | SemanticAnalyzerPluginInterface
+    ) -> ToolwirePlugin | None:
+        """The rules of the file being checked; None where mypy shows no error."""
+        if _silenced(api):
+            return None
+        path = _path_of(api)
+        if path is None:
+            return None
+        source = self._source_for(path)
+        if source not in self._checked:  # not seen before its hooks: in the union from now on
+            self._checked[source] = None
+            self._active = None
+        return self._rules_for(source)
+
+    # -- mypy's hooks ------------------------------------------------------------------
+
+    def set_modules(self, modules: dict[str, MypyFile]) -> None:
+        super().set_modules(modules)
+        for rules in self._rules.values():
+            rules.set_modules(modules)
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        """Called for each file mypy parses, before its hooks: load the file's table (a
+        bad one stops mypy here) and notice a changed one (dmypy)."""
+        path = file.path
+        if not path or self._outside(path):
+            return []
+        source = self._source_for(path, fresh=True)
+        if source is not None and source in self._stamps:
+            from toolwire._discovery import stamp
+
+            if stamp(source) != self._stamps[source]:
+                self._forget(source)
+        if source not in self._checked or source not in self._rules:
+            self._checked[source] = None
+            self._active = None
+            self._rules_for(source)
+        return []
+
+    def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        if not ctx.path or self._outside(ctx.path):
+            return _OUTSIDE
+        source = self._source_for(ctx.path)
+        if source not in self._checked:
+            # A module read from the cache may still be checked again (a dependency
+            # changed) without being parsed first: its table belongs to the hooks too.
+            self._checked[source] = None
+            self._active = None
+        known = self._fingerprints.get(_key(source))
+        return known if known is not None else self._load(source).fingerprint
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        return self._call_dispatch(lambda r: r.get_function_hook(fullname))
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        return self._call_dispatch(lambda r: r.get_method_hook(fullname))
+
+    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        rules = self._rules_list()
+        if len(rules) == 1:
+            return rules[0].get_attribute_hook(fullname)
+        if all(r.get_attribute_hook(fullname) is None for r in rules):
+            return None
+
+        def hook(ctx: AttributeContext) -> Type:
+            mine = self._rules_at(ctx.api)
+            found = mine.get_attribute_hook(fullname) if mine is not None else None
+            return found(ctx) if found is not None else ctx.default_attr_type
+
+        return hook
+
+    def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
+        rules = self._rules_list()
+        if len(rules) == 1:
+            return rules[0].get_base_class_hook(fullname)
+        if all(r.get_base_class_hook(fullname) is None for r in rules):
+            return None
+
+        def hook(ctx: ClassDefContext) -> None:
+            mine = self._rules_at(ctx.api)
+            found = mine.get_base_class_hook(fullname) if mine is not None else None
+            if found is not None:
+                found(ctx)
+
+        return hook
+
+    def _call_dispatch(
+        self, pick: Callable[[ToolwirePlugin], Callable[[_C], Type] | None]
+    ) -> Callable[[_C], Type] | None:
+        rules = self._rules_list()
+        if len(rules) == 1:
+            return pick(rules[0])
+        if all(pick(r) is None for r in rules):
+            return None
+
+        def hook(ctx: _C) -> Type:
+            mine = self._rules_at(ctx.api)
+            found = pick(mine) if mine is not None else None
+            return found(ctx) if found is not None else ctx.default_return_type
+
+        return hook
+
+
+def _key(source: Path | None) -> str:
+    return "" if source is None else str(source)
+
+
+def _path_of(api: CheckerPluginInterface | SemanticAnalyzerPluginInterface) -> str | None:
+    if isinstance(api, CheckerPluginInterface):
+        return api.path
+    module = api.modules.get(api.cur_mod_id)
+    return module.path if module is not None else None
+
+
+def stale_version() -> str:
+    """The plugin's `__version__` for mypy's plugin snapshot: the toolwire version, and a
+    mark while a live plugin's table changed. dmypy compares the snapshot on `dmypy run`
+    and restarts on a difference, so a changed table rechecks every module there."""
+    from toolwire import __version__
+
+    if any(plugin.stale() for plugin in list(_LIVE)):
+        return f"{__version__}+changed-config"
+    return __version__

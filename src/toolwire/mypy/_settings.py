@@ -9,17 +9,16 @@ import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final, NoReturn
 
 from mypy.errorcodes import ErrorCode
 
 from toolwire import __version__
-from toolwire.config import Config, ConfigError, find_config, load_config
+from toolwire.mypy._plugin import FAMILY_CODES
 
-FAMILY_CODES: Final = {
-    family: ErrorCode(f"toolwire-{family}", f"toolwire {family} rules", "toolwire")
-    for family in ("migrate", "construct", "stringify", "wire", "artifact")
-}
+if TYPE_CHECKING:  # loaded with the first table: a warm start reads only the mypy config
+    from toolwire.config import Config, ConfigError
+
 # The families as rules/ states them; used only if the catalog cannot be read.
 _FALLBACK_FAMILY: Final = {
     "TW101": "migrate",
@@ -61,29 +60,39 @@ class Settings:
     fingerprint: str  # for report_config_data
 
 
-def load_settings(config_file: str | None) -> Settings:
-    """The `[tool.toolwire]` config for a mypy run whose config file is `config_file`.
+def explicit_config(config_file: str | None) -> Path | None:
+    """`x_toolwire_config = path` in the mypy section of `config_file`, resolved against it;
+    None when it names none (each file then uses its nearest table). A bad one stops mypy."""
+    try:
+        return _explicit_path(config_file)
+    except _BadMypyConfig as exc:
+        from toolwire.config import ConfigError
 
-    `toolwire_config = path` in the mypy section wins; otherwise the nearest pyproject.toml
-    with a `[tool.toolwire]` table above the mypy config file (or the working directory).
+        _stop(ConfigError(exc.path, None, exc.problem))
+
+
+class _BadMypyConfig(Exception):
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(problem)
+        self.path = path
+        self.problem = problem
+
+
+def load_settings(source: Path | None) -> Settings:
+    """The settings of the table in `source` (None: the defaults).
+
     A bad config stops mypy as it stops every front-end: one line on stderr, exit 2 (the
     defaults have no wire sinks, so going on would pass a gate that checks nothing).
     """
+    from toolwire.config import ConfigError, load_config
+
     problem = None
     try:
-        explicit = _explicit_path(config_file)
-        if explicit is not None:
-            path: Path | None = explicit
-        else:
-            start = Path(config_file).parent if config_file else Path.cwd()
-            path = find_config(start)
-        config = load_config(path)
+        config = load_config(source)
     except ConfigError as exc:
-        print(f"toolwire: error: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
+        _stop(exc)
     except Exception as exc:  # a bug of ours must not stop mypy
         problem = f"internal error in plugin while reading the config: {exc!r}"
-    if problem is not None:
         config = load_config(None)
     # mypy's parallel workers load the plugin too; the coordinator alone reports.
     if problem is not None and "mypy.build_worker.worker" not in sys.modules:
@@ -95,6 +104,11 @@ def load_settings(config_file: str | None) -> Settings:
     said = dataclasses.replace(config, source=None)
     digest = hashlib.sha256(f"{__version__}\n{said!r}\n{problem}".encode()).hexdigest()
     return Settings(config, problem, digest)
+
+
+def _stop(exc: ConfigError) -> NoReturn:
+    print(f"toolwire: error: {exc}", file=sys.stderr)
+    raise SystemExit(2) from None
 
 
 def _explicit_path(config_file: str | None) -> Path | None:
@@ -110,7 +124,7 @@ def _explicit_path(config_file: str | None) -> Path | None:
             parser.read(file, encoding="utf-8")
             section = dict(parser["mypy"]) if parser.has_section("mypy") else {}
     except (OSError, ValueError, configparser.Error) as exc:
-        raise ConfigError(file, None, f"cannot read the mypy config: {exc}") from None
+        raise _BadMypyConfig(file, f"cannot read the mypy config: {exc}") from None
     if not isinstance(section, dict):
         return None
     for name in OPTION_NAMES:
@@ -118,6 +132,6 @@ def _explicit_path(config_file: str | None) -> Path | None:
         if value is None:
             continue
         if not isinstance(value, str) or not value.strip():
-            raise ConfigError(file, None, f"{name} must be a path, got {value!r}")
+            raise _BadMypyConfig(file, f"{name} must be a path, got {value!r}")
         return (file.parent / value.strip()).resolve()
     return None
