@@ -179,3 +179,47 @@ def test_04_a_decorator_that_may_use_the_str_keeps_the_method(tmp_path: Path) ->
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["hello", "static"]
     assert 'ToolResult.text("static")' in (tmp_path / "t.py").read_text()
+
+
+def test_24_a_caller_comparing_or_testing_the_str_is_listed(tmp_path: Path) -> None:
+    # No config file: the module names come from the working directory, so the caller's
+    # import of the tool is followed by migrate's review and by check alike.
+    write(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/tools.py": """\
+                class Search:
+                    def execute(self, q) -> str:
+                        return "none" if not q else "found " + q
+                """,
+            "app/use.py": """\
+                from app.tools import Search
+
+
+                def lookup(q, table):
+                    r = Search().execute(q)
+                    if r == "none":
+                        return "nothing found"
+                    if not r:
+                        return "empty"
+                    match r:
+                        case "found":
+                            return table.get(r)
+                    return r.content == "none" or r is None
+                """,
+        },
+    )
+    done = toolwire("migrate", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    review = done.stdout.partition("left for review")[2]
+    found = [line.split()[0] for line in review.splitlines()[1:] if "TW106" in line]
+    assert found == [
+        "app/use.py:6:8:",
+        "app/use.py:8:12:",
+        "app/use.py:10:11:",
+        "app/use.py:12:20:",
+    ]
+    check = toolwire("check", "app", cwd=tmp_path)
+    assert check.returncode == 1, check.stdout + check.stderr
+    assert [line.split()[0] for line in check.stdout.splitlines() if "TW106" in line] == found
