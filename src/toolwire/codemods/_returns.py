@@ -260,34 +260,40 @@ class _Scan:
 
 
 def _may_be_none(value: cst.BaseExpression, nones: set[str]) -> bool:
-    """The expression's value can be the `None` written in it (or a name bound to one)."""
-    if isinstance(value, cst.Name):
-        return value.value == "None" or value.value in nones
-    if isinstance(value, cst.IfExp):
-        return _may_be_none(value.body, nones) or _may_be_none(value.orelse, nones)
-    if isinstance(value, cst.BooleanOperation):
-        return _may_be_none(value.left, nones) or _may_be_none(value.right, nones)
-    if isinstance(value, cst.NamedExpr):
-        return _may_be_none(value.value, nones)
+    """The expression's value can be the `None` written in it (or a name bound to one).
+    A loop, not recursion: a chain of thousands of ternaries must not overflow."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            if node.value == "None" or node.value in nones:
+                return True
+        elif isinstance(node, cst.IfExp):
+            stack += (node.body, node.orelse)
+        elif isinstance(node, cst.BooleanOperation):
+            stack += (node.left, node.right)
+        elif isinstance(node, cst.NamedExpr):
+            stack.append(node.value)
     return False
 
 
 def _mentions_none(annotation: cst.BaseExpression) -> bool:
     """`Optional[...]`, `X | None`, `Union[..., None]`: an annotation that admits None."""
-    if isinstance(annotation, cst.Name):
-        return annotation.value == "None"
-    if isinstance(annotation, cst.BinaryOperation):
-        return _mentions_none(annotation.left) or _mentions_none(annotation.right)
-    if isinstance(annotation, cst.Subscript):
-        head = dotted(annotation.value) or ""
-        if head.rpartition(".")[2] == "Optional":
-            return True
-        return any(
-            isinstance(e.slice, cst.Index) and _mentions_none(e.slice.value)
-            for e in annotation.slice
-        )
-    if isinstance(annotation, cst.SimpleString):
-        return "None" in annotation.value or "Optional" in annotation.value
+    stack = [annotation]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            if node.value == "None":
+                return True
+        elif isinstance(node, cst.BinaryOperation):
+            stack += (node.left, node.right)
+        elif isinstance(node, cst.Subscript):
+            if (dotted(node.value) or "").rpartition(".")[2] == "Optional":
+                return True
+            stack += [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
+        elif isinstance(node, cst.SimpleString):
+            if "None" in node.value or "Optional" in node.value:
+                return True
     return False
 
 
