@@ -234,7 +234,10 @@ def module_name(path: Path, config: Config) -> str | None:
     """Dotted module name of `path`, relative to the project root or its `src/`; without
     a config file the root is the working directory, as for `python -m`."""
     if config.source is None:
-        bases = _bases_at(os.getcwd())
+        try:
+            bases = _bases_at(os.getcwd())
+        except OSError:  # the working directory is gone: no root to name modules from
+            return None
     else:
         bases = _bases(config.source)
     # Resolving costs a system call per path component: the plain absolute path first.
