@@ -49,6 +49,8 @@ _PASS_THROUGH = frozenset(
         "typing.final",
         "typing_extensions.final",
         "typing.no_type_check",
+        "typing.overload",
+        "typing_extensions.overload",
         "functools.wraps",
         "functools.cache",
         "functools.lru_cache",
@@ -205,7 +207,8 @@ class _Scan:
     returns: list[tuple[cst.Return, bool]] = field(default_factory=list)  # (node, in except)
     bare: str = ""
     generator: bool = False
-    nones: set[str] = field(default_factory=set)  # names some assignment may bind to None
+    # (names bound, value or None, annotated Optional) of each assignment
+    assigns: list[tuple[list[str], cst.BaseExpression | None, bool]] = field(default_factory=list)
 
     @classmethod
     def of(cls, func: cst.FunctionDef, yields_possible: bool) -> _Scan:
@@ -235,46 +238,69 @@ class _Scan:
         self.returns.append((node, in_except))
 
     def assigned(self, node: cst.Assign | cst.AnnAssign) -> None:
-        value = node.value
         if isinstance(node, cst.AnnAssign):
-            targets = [node.target]
-            maybe = _mentions_none(node.annotation.annotation)
+            names = list(_target_names(node.target))
+            self.assigns.append((names, node.value, _mentions_none(node.annotation.annotation)))
         else:
-            targets = [t.target for t in node.targets]
-            maybe = False
-        if maybe or (value is not None and _may_be_none(value, self.nones)):
-            for target in targets:
-                self.nones.update(_target_names(target))
+            names = [n for t in node.targets for n in _target_names(t.target)]
+            self.assigns.append((names, node.value, False))
+
+    def nones(self) -> set[str]:
+        """The names some assignment may bind to None (`b = a` after `a = None` too): a
+        worklist over the names each value may be, linear in the assignments."""
+        found: set[str] = set()
+        waiting: dict[str, list[list[str]]] = {}  # name -> the targets of values that may be it
+        ready: list[list[str]] = []
+        for names, value, optional in self.assigns:
+            results = _result_names(value) if value is not None else []
+            if optional or "None" in results:
+                ready.append(names)
+            for name in results:
+                waiting.setdefault(name, []).append(names)
+        while ready:
+            for name in ready.pop():
+                if name not in found:
+                    found.add(name)
+                    ready += waiting.pop(name, [])
+        return found
 
     def none_path(self, func: cst.FunctionDef) -> str:
         """Why a call of `func` may give None other than by `return None`, or ""."""
+        nones = self.nones() if self.assigns else set()
         for node, _ in self.returns:
-            value = node.value
-            if value is not None and _may_be_none(value, self.nones):
-                if isinstance(value, cst.Name) and value.value in self.nones:
-                    return f"returns `{value.value}`, which can be `None`"
+            results = _result_names(node.value) if node.value is not None else []
+            if "None" in results:
                 return "returns a value that can be `None` (a `None` branch or operand)"
+            named = next((n for n in results if n in nones), None)
+            if named is not None:
+                return f"returns `{named}`, which can be `None`"
         if not _declaration(func.body) and not _suite_ends(func.body):
             return "can reach its end, which returns `None`"
         return ""
 
 
 def _may_be_none(value: cst.BaseExpression, nones: set[str]) -> bool:
-    """The expression's value can be the `None` written in it (or a name bound to one).
-    A loop, not recursion: a chain of thousands of ternaries must not overflow."""
+    """The expression's value can be the `None` written in it (or a name bound to one)."""
+    return any(n == "None" or n in nones for n in _result_names(value))
+
+
+def _result_names(value: cst.BaseExpression) -> list[str]:
+    """The names whose value the expression's value can be: itself, a ternary's branches,
+    a boolean operand, a walrus's value. A loop, not recursion: a chain of thousands of
+    ternaries must not overflow."""
+    found: list[str] = []
     stack = [value]
     while stack:
         node = stack.pop()
         if isinstance(node, cst.Name):
-            if node.value == "None" or node.value in nones:
-                return True
+            found.append(node.value)
         elif isinstance(node, cst.IfExp):
             stack += (node.body, node.orelse)
         elif isinstance(node, cst.BooleanOperation):
             stack += (node.left, node.right)
         elif isinstance(node, cst.NamedExpr):
             stack.append(node.value)
-    return False
+    return found
 
 
 def _mentions_none(annotation: cst.BaseExpression) -> bool:
