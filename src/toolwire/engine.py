@@ -231,10 +231,15 @@ def _covers(codes: str, code: str) -> bool:
 
 
 def module_name(path: Path, config: Config) -> str | None:
-    """Dotted module name of `path`, relative to the project root or its `src/`."""
+    """Dotted module name of `path`, relative to the project root or its `src/`; without
+    a config file the root is the working directory, as for `python -m`."""
     if config.source is None:
-        return None
-    bases = _bases(config.source)
+        try:
+            bases = _bases_at(os.getcwd())
+        except OSError:  # the working directory is gone: no root to name modules from
+            return None
+    else:
+        bases = _bases(config.source)
     # Resolving costs a system call per path component: the plain absolute path first.
     absolute = os.path.abspath(path)
     found = _module_under(absolute, bases)
@@ -259,6 +264,12 @@ def _module_under(where: str, bases: tuple[str, str]) -> str | None:
 @functools.cache
 def _bases(source: Path) -> tuple[str, str]:
     root = str(_project_root(source)).rstrip(os.sep)
+    return (root + os.sep + "src" + os.sep, root + os.sep)
+
+
+@functools.lru_cache(maxsize=8)
+def _bases_at(root: str) -> tuple[str, str]:
+    root = root.rstrip(os.sep)
     return (root + os.sep + "src" + os.sep, root + os.sep)
 
 

@@ -156,12 +156,15 @@ class ResultRef:
     add_import: tuple[str, str | None] | None = None  # (module, name) or (module, None)
 
 
-def result_reference(names: ModuleNames, result_class: str, *, runtime: bool) -> ResultRef:
+def result_reference(
+    names: ModuleNames, result_class: str, *, runtime: bool, taken: frozenset[str] = frozenset()
+) -> ResultRef:
     """Reuse an existing import or alias of the result class; otherwise say what to add.
 
     A `TYPE_CHECKING` import only serves when nothing runs it: no factory calls
     (`runtime` is False) and annotations are not evaluated (`from __future__ import
-    annotations`).
+    annotations`). `taken`: names a function that gets the reference binds locally,
+    where the module's name would not be seen.
     """
     module, _, name = result_class.rpartition(".")
     found: list[tuple[str, bool]] = []
@@ -176,17 +179,27 @@ def result_reference(names: ModuleNames, result_class: str, *, runtime: bool) ->
                 elif binding.target == module or binding.target.startswith(module + "."):
                     found.append((f"{module}.{name}", binding.type_checking))
     for expression, checking in sorted(found, key=lambda f: (f[1], len(f[0]))):
+        if expression.partition(".")[0] in taken:
+            continue
         if not checking or (not runtime and names.future_annotations):
             return ResultRef(expression)
-    if name not in names.other and all(
-        b.target == result_class for b in names.bindings.get(name, [])
+    if (
+        name not in names.other
+        and name not in taken
+        and all(b.target == result_class for b in names.bindings.get(name, []))
     ):
         return ResultRef(name, (module, name))
     head = module.partition(".")[0]
-    if head not in names.other and head not in names.bindings:
+    if head not in names.other and head not in names.bindings and head not in taken:
         return ResultRef(result_class, (module, None))
-    alias = f"_{name}"
+    alias, count = f"_{name}", 1
+    while alias in taken or alias in names.other or _bound_otherwise(names, alias, result_class):
+        alias, count = f"_{name}{count}", count + 1
     return ResultRef(alias, (module, f"{name} as {alias}"))
+
+
+def _bound_otherwise(names: ModuleNames, local: str, result_class: str) -> bool:
+    return any(b.target != result_class or b.is_module for b in names.bindings.get(local, []))
 
 
 def import_statement(add: tuple[str, str | None]) -> cst.SimpleStatementLine:

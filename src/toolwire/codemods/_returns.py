@@ -7,6 +7,7 @@ does not pay for importing `libcst.codemod` and its matchers.
 from __future__ import annotations
 
 import dataclasses
+import re
 import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from toolwire.codemods._common import (
     _target_names,
     adapter_reference,
     def_lines,
+    dotted,
     insert_imports,
 )
 from toolwire.codemods._common import result_reference as _result_reference
@@ -35,6 +37,27 @@ from toolwire.model import ClassShape, FunctionShape, shapes_for
 __all__ = ["ToolReturns"]
 
 _N = TypeVar("_N", bound=cst.CSTNode)
+# Decorators known to hand a method's return value back unchanged (a bare builtin name
+# is the builtin only while the module does not bind it).
+_PASS_THROUGH = frozenset(
+    {
+        "staticmethod",
+        "classmethod",
+        "abc.abstractmethod",
+        "typing.override",
+        "typing_extensions.override",
+        "typing.final",
+        "typing_extensions.final",
+        "typing.no_type_check",
+        "typing.overload",
+        "typing_extensions.overload",
+        "functools.wraps",
+        "functools.cache",
+        "functools.lru_cache",
+        "warnings.deprecated",
+        "typing_extensions.deprecated",
+    }
+)
 _PENDING = "pending:"  # an `unknown:` another round of pass one may settle
 _STR = frozenset({"str", "builtins.str"})
 
@@ -184,6 +207,8 @@ class _Scan:
     returns: list[tuple[cst.Return, bool]] = field(default_factory=list)  # (node, in except)
     bare: str = ""
     generator: bool = False
+    # (names bound, value or None, annotated Optional) of each assignment
+    assigns: list[tuple[list[str], cst.BaseExpression | None, bool]] = field(default_factory=list)
 
     @classmethod
     def of(cls, func: cst.FunctionDef, yields_possible: bool) -> _Scan:
@@ -194,6 +219,8 @@ class _Scan:
             kind = type(node)
             if kind is cst.Return:
                 scan.record(cast(cst.Return, node), in_except)
+            elif kind is cst.Assign or kind is cst.AnnAssign:
+                scan.assigned(cast(cst.Assign | cst.AnnAssign, node))
             if kind in _SCOPE_TYPES:
                 continue
             inner = in_except or kind is cst.ExceptHandler or kind is cst.ExceptStarHandler
@@ -209,6 +236,268 @@ class _Scan:
         elif isinstance(value, cst.Name) and value.value == "None" and not value.lpar:
             self.bare = self.bare or "returns `None`"
         self.returns.append((node, in_except))
+
+    def assigned(self, node: cst.Assign | cst.AnnAssign) -> None:
+        if isinstance(node, cst.AnnAssign):
+            names = list(_target_names(node.target))
+            self.assigns.append((names, node.value, _mentions_none(node.annotation.annotation)))
+        else:
+            names = [n for t in node.targets for n in _target_names(t.target)]
+            self.assigns.append((names, node.value, False))
+
+    def nones(self) -> set[str]:
+        """The names some assignment may bind to None (`b = a` after `a = None` too): a
+        worklist over the names each value may be, linear in the assignments."""
+        found: set[str] = set()
+        waiting: dict[str, list[list[str]]] = {}  # name -> the targets of values that may be it
+        ready: list[list[str]] = []
+        for names, value, optional in self.assigns:
+            results = _result_names(value) if value is not None else []
+            if optional or "None" in results:
+                ready.append(names)
+            for name in results:
+                waiting.setdefault(name, []).append(names)
+        while ready:
+            for name in ready.pop():
+                if name not in found:
+                    found.add(name)
+                    ready += waiting.pop(name, [])
+        return found
+
+    def none_path(self, func: cst.FunctionDef) -> str:
+        """Why a call of `func` may give None other than by `return None`, or ""."""
+        nones = self.nones() if self.assigns else set()
+        for node, _ in self.returns:
+            results = _result_names(node.value) if node.value is not None else []
+            if "None" in results:
+                return "returns a value that can be `None` (a `None` branch or operand)"
+            named = next((n for n in results if n in nones), None)
+            if named is not None:
+                return f"returns `{named}`, which can be `None`"
+        if not _declaration(func.body) and not _suite_ends(func.body):
+            return "can reach its end, which returns `None`"
+        return ""
+
+
+def _may_be_none(value: cst.BaseExpression, nones: set[str]) -> bool:
+    """The expression's value can be the `None` written in it (or a name bound to one)."""
+    return any(n == "None" or n in nones for n in _result_names(value))
+
+
+def _result_names(value: cst.BaseExpression) -> list[str]:
+    """The names whose value the expression's value can be: itself, a ternary's branches,
+    a boolean operand, a walrus's value. A loop, not recursion: a chain of thousands of
+    ternaries must not overflow."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            found.append(node.value)
+        elif isinstance(node, cst.IfExp):
+            stack += (node.body, node.orelse)
+        elif isinstance(node, cst.BooleanOperation):
+            stack += (node.left, node.right)
+        elif isinstance(node, cst.NamedExpr):
+            stack.append(node.value)
+    return found
+
+
+def _mentions_none(annotation: cst.BaseExpression) -> bool:
+    """`Optional[...]`, `X | None`, `Union[..., None]`: an annotation that admits None."""
+    stack = [annotation]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            if node.value == "None":
+                return True
+        elif isinstance(node, cst.BinaryOperation):
+            stack += (node.left, node.right)
+        elif isinstance(node, cst.Subscript):
+            if (dotted(node.value) or "").rpartition(".")[2] == "Optional":
+                return True
+            stack += [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
+        elif isinstance(node, cst.SimpleString):
+            if "None" in node.value or "Optional" in node.value:
+                return True
+    return False
+
+
+def _declaration(suite: cst.BaseSuite) -> bool:
+    """A body of only a docstring, `pass`, `...`: a declaration, not an implementation."""
+    for statement in _suite_smalls(suite):
+        if isinstance(statement, cst.Pass):
+            continue
+        if isinstance(statement, cst.Expr) and isinstance(
+            statement.value, cst.Ellipsis | cst.SimpleString | cst.ConcatenatedString
+        ):
+            continue
+        return False
+    return True
+
+
+def _suite_smalls(suite: cst.BaseSuite) -> Iterator[cst.CSTNode]:
+    """The statements of a suite, each simple line's small statements one by one."""
+    if isinstance(suite, cst.SimpleStatementSuite):
+        yield from suite.body
+        return
+    assert isinstance(suite, cst.IndentedBlock)
+    for statement in suite.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            yield from statement.body
+        else:
+            yield statement
+
+
+def _suite_ends(suite: cst.BaseSuite | None) -> bool:
+    """Control never reaches the end of the suite: some statement returns or raises on
+    every path. Loops that may not run, and calls, are assumed to come back."""
+    return suite is not None and any(_stops(s) for s in _suite_smalls(suite))
+
+
+def _stops(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.Return | cst.Raise):
+        return True
+    if isinstance(node, cst.Assert):
+        return isinstance(node.test, cst.Name) and node.test.value == "False"
+    if isinstance(node, cst.If):
+        orelse = node.orelse
+        if orelse is None or not _suite_ends(node.body):
+            return False
+        return _stops(orelse) if isinstance(orelse, cst.If) else _suite_ends(orelse.body)
+    if isinstance(node, cst.Try | cst.TryStar):
+        if node.finalbody is not None and _suite_ends(node.finalbody.body):
+            return True
+        ran = _suite_ends(node.body) or (node.orelse is not None and _suite_ends(node.orelse.body))
+        return ran and all(_suite_ends(h.body) for h in node.handlers)
+    if isinstance(node, cst.With):
+        return _suite_ends(node.body)
+    if isinstance(node, cst.While | cst.For):
+        if _breaks(node.body):
+            return False
+        if isinstance(node, cst.While) and _always_true(node.test):
+            return True
+        return node.orelse is not None and _suite_ends(node.orelse.body)
+    if isinstance(node, cst.Match):
+        return any(_irrefutable(c) for c in node.cases) and all(
+            _suite_ends(c.body) for c in node.cases
+        )
+    return False
+
+
+def _always_true(test: cst.BaseExpression) -> bool:
+    if isinstance(test, cst.Name):
+        return test.value == "True"
+    return isinstance(test, cst.Integer) and test.evaluated_value != 0
+
+
+def _irrefutable(case: cst.MatchCase) -> bool:
+    pattern = case.pattern
+    if case.guard is not None:
+        return False
+    if isinstance(pattern, cst.MatchOr):
+        return any(
+            isinstance(p.pattern, cst.MatchAs) and p.pattern.pattern is None
+            for p in pattern.patterns
+        )
+    return isinstance(pattern, cst.MatchAs) and pattern.pattern is None
+
+
+def _breaks(suite: cst.BaseSuite) -> bool:
+    """A `break` of this loop (not of a loop inside it, nor of a nested def)."""
+    stack: list[cst.CSTNode] = [suite]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Break:
+            return True
+        if type(node) in _SCOPE_TYPES or isinstance(node, cst.For | cst.While):
+            continue
+        stack += _children(node, statements=True)
+    return False
+
+
+def _imports(node: cst.CSTNode | None, local: str, target: str) -> bool:
+    """`node` is a `from m import n` that binds `local` to `target` (`m.n`)."""
+    if not isinstance(node, cst.ImportFrom) or node.relative or node.module is None:
+        return False
+    if isinstance(node.names, cst.ImportStar):
+        return False
+    module, _, name = target.rpartition(".")
+    if dotted(node.module) != module:
+        return False
+    for alias in node.names:
+        bound = alias.asname.name if alias.asname is not None else alias.name
+        if (
+            isinstance(alias.name, cst.Name)
+            and alias.name.value == name
+            and isinstance(bound, cst.Name)
+            and bound.value == local
+        ):
+            return True
+    return False
+
+
+def _passing_decorators(body: Sequence[cst.BaseStatement]) -> frozenset[str]:
+    """This module's top-level decorators that hand the return value back unchanged:
+    `def d(fn): return fn`, and `def d(fn)` whose `functools.wraps(fn)` wrapper only
+    ever returns `fn(...)` (or awaits it)."""
+    found: set[str] = set()
+    for statement in body:
+        if not isinstance(statement, cst.FunctionDef) or statement.decorators:
+            continue
+        params = statement.params
+        if len(params.params) != 1 or params.posonly_params or params.kwonly_params:
+            continue
+        fn = params.params[0].name.value
+        smalls = [s for s in _suite_smalls(statement.body) if not _docstring_expr(s)]
+        if not smalls or not isinstance(smalls[-1], cst.Return):
+            continue
+        returned = smalls[-1].value
+        if not isinstance(returned, cst.Name):
+            continue
+        if returned.value == fn and len(smalls) == 1:
+            found.add(statement.name.value)
+            continue
+        if len(smalls) == 2 and isinstance(smalls[0], cst.FunctionDef):
+            inner = smalls[0]
+            if inner.name.value == returned.value and _wrapper_passes(inner, fn):
+                found.add(statement.name.value)
+    return frozenset(found)
+
+
+def _docstring_expr(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Expr) and isinstance(
+        node.value, cst.SimpleString | cst.ConcatenatedString
+    )
+
+
+def _wrapper_passes(inner: cst.FunctionDef, fn: str) -> bool:
+    """`@functools.wraps(fn)` on `inner`, and every return of it is `fn(...)`."""
+    if len(inner.decorators) != 1:
+        return False
+    wraps = inner.decorators[0].decorator
+    if not (
+        isinstance(wraps, cst.Call)
+        and (dotted(wraps.func) or "").rpartition(".")[2] == "wraps"
+        and len(wraps.args) == 1
+        and isinstance(wraps.args[0].value, cst.Name)
+        and wraps.args[0].value.value == fn
+    ):
+        return False
+    scan = _Scan.of(inner, yields_possible=True)
+    if scan.generator or not scan.returns or not _suite_ends(inner.body):
+        return False
+    for node, _ in scan.returns:
+        value = node.value
+        if isinstance(value, cst.Await):
+            value = value.expression
+        if not (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Name)
+            and value.func.value == fn
+        ):
+            return False
+    return True
 
 
 def _has_yield(root: cst.CSTNode) -> bool:
@@ -244,6 +533,9 @@ class ToolReturns:
         self._bases: dict[cst.ClassDef, tuple[int, ClassShape]] = {}  # index -1: put first
         self._adapters: dict[str, ResultRef] = {}  # adapter dotted name -> how to spell it
         self._local_import: set[cst.FunctionDef] = set()
+        self._passing: frozenset[str] = frozenset()  # this module's pass-through decorators
+        # per tool method, the names its own and enclosing (non-module) scopes bind
+        self._locals: dict[cst.FunctionDef, frozenset[str]] = {}
         self._names = ModuleNames(None, False)
         self._factories: list[tuple[cst.Call, FunctionShape]] = []
         self._factory_of: dict[cst.Call, cst.FunctionDef] = {}
@@ -266,7 +558,8 @@ class ToolReturns:
         if not self._targets:
             return tree
         wraps = bool(self._wrap)
-        ref = _result_reference(names, config.result_classes[0], runtime=wraps)
+        taken = frozenset().union(*(self._locals.get(n, ()) for n in self._targets))
+        ref = _result_reference(names, config.result_classes[0], runtime=wraps, taken=taken)
         self._ref = ref.expression
         adapters = {e.shape.adapter for e in self._targets.values() if e.shape is not None}
         for adapter in sorted(adapters):
@@ -291,6 +584,7 @@ class ToolReturns:
         local = {c.node.name.value: c for c in classes if c.top_level}
         module = names.module
         results = frozenset(config.result_classes)
+        self._passing = _passing_decorators(tree.body)
         shapes = shapes_for(config.presets)
         generic = frozenset(config.tool_methods)
         methods = generic | frozenset(shapes.methods)
@@ -384,6 +678,7 @@ class ToolReturns:
                     _dotted_name(module, cls.qualname),
                     f"{cls.qualname} uses the `str` of the inherited `{use}`",
                 )
+        self._scope_names(tree, planned, names)
         self._settle(planned, local, names, results, methods)
         self._wire(planned, local, names)
         wanted_names = methods | {e.node.name.value for e in planned if e.cls is None}
@@ -455,7 +750,68 @@ class ToolReturns:
             entry.status, entry.reason = "skip", "is a generator (`yield`)"
         elif scan.bare:
             entry.status, entry.reason = "skip", scan.bare
+        else:
+            why = scan.none_path(entry.node)
+            decorator = "" if why else self._unknown_decorator(entry, names)
+            if decorator:
+                why = f"decorated by `{decorator}`, which may use the returned str"
+            if why:
+                entry.status, entry.reason = "skip", why
         entry.returns = scan.returns
+
+    def _scope_names(self, tree: cst.Module, planned: list[_Method], names: ModuleNames) -> None:
+        """What each method to migrate binds in its own scope and the scopes around it
+        (a parameter, a loop variable, a lazy import named `ToolResult`): the written
+        `ToolResult.text(...)` and annotation must not name one of these."""
+        entries = [e for e in planned if e.status == "migrate"]
+        if not entries:
+            return
+        result = self.config.result_classes[0]
+        module, _, name = result.rpartition(".")
+        heads = {name, f"_{name}", module.partition(".")[0]}
+        heads.update(
+            local
+            for local, bindings in names.bindings.items()
+            if any(b.target.partition(".")[0] == module.partition(".")[0] for b in bindings)
+        )
+        text = self.source
+        if text is not None and not re.search(
+            r"\b(?:" + "|".join(re.escape(h) for h in sorted(heads)) + r")\b", text
+        ):
+            return  # none of the names can be bound anywhere: no need for scopes
+        from libcst.metadata import GlobalScope, ScopeProvider
+
+        scopes = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(ScopeProvider)
+        for entry in entries:
+            scope = scopes.get(entry.node.body)
+            bound: set[str] = set()
+            while scope is not None and not isinstance(scope, GlobalScope):
+                bound.update(
+                    a.name
+                    for a in scope.assignments
+                    if not _imports(getattr(a, "node", None), a.name, result)
+                )
+                scope = scope.parent
+            if bound:
+                self._locals[entry.node] = frozenset(bound)
+
+    def _unknown_decorator(self, entry: _Method, names: ModuleNames) -> str:
+        """The first decorator that gets the method's return value and is not known to
+        hand it back unchanged; a function tool's adapter goes right under the framework's
+        decorator, so only the ones below that count."""
+        for decorator in entry.node.decorators[entry.decorator + 1 :]:
+            expr = decorator.decorator
+            called = expr.func if isinstance(expr, cst.Call) else expr
+            name = dotted(called)
+            if name is None:
+                return "an expression"
+            target = names.resolve(called)
+            if name in names.other or name.partition(".")[0] in names.other:
+                if name not in self._passing:
+                    return name
+            elif target not in _PASS_THROUGH:
+                return name
+        return ""
 
     def _settle(
         self,
@@ -553,9 +909,11 @@ class ToolReturns:
         if not isinstance(value, cst.Call):
             return "plain"
         func = value.func
+        # A local of the result class's name is not the module's result class.
+        shadowed = (dotted(func) or "").partition(".")[0] in self._locals.get(entry.node, ())
         if isinstance(func, cst.Attribute):
             owner = names.resolve(func.value, local)
-            if owner in results and func.attr.value in ("text", "error"):
+            if owner in results and func.attr.value in ("text", "error") and not shadowed:
                 return "result"
             called = func.attr.value
             cls = entry.cls
@@ -568,7 +926,7 @@ class ToolReturns:
                     f"unknown:returns `...[...].{called}(...)`, a tool reached through a dict "
                     "of tools: cannot tell whether it returns a ToolResult after the migration"
                 )
-        elif names.resolve(func, local) in results:
+        elif names.resolve(func, local) in results and not shadowed:
             return "result"
         return "plain"
 
