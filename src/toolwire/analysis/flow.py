@@ -87,6 +87,15 @@ _NOT_RESULTS = frozenset(
     ]
 )
 
+# Of those, the ones that hold nothing at all: a str, a number. A value proved to be one
+# (`isinstance(x, str)`, `case str() as x`) holds no result, whatever its union said; what
+# it was computed from (`.content`, a string made from a result, an artifact) stays.
+_SCALARS = frozenset(
+    f"builtins.{n}" for n in ("str", "bytes", "bytearray", "int", "float", "complex", "bool")
+)
+_SCALAR_KEEPS = L.ARTIFACT | L.CONTENT | L.DERIVED | L.STR | L.MAYBE_NONE | L.OTHER
+_CONTAINER_DROPS = L.RESULT | L.SAFE_STR
+
 _UNBOUND = -1  # a name bound on no path (or deleted), hiding an enclosing binding
 # Statements with nothing to interpret: only the checks look at them.
 _INERT = frozenset(
@@ -527,14 +536,15 @@ class Flow:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             self._dispatch(node)
 
-    def _narrowing(self, test: ast.expr) -> tuple[tuple[str, ...], bool]:
+    def _narrowing(self, test: ast.expr) -> tuple[tuple[tuple[str, int], ...], bool]:
         """Names that `test` proves are not a single result (`isinstance(x, str)`, also
-        under `and`), and whether that holds in the body (or, under `not`, the orelse)."""
+        under `and`), each with what it keeps (`_narrow`), and whether that holds in the
+        body (or, under `not`, the orelse)."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             names, positive = self._narrowing(test.operand)
             return names, not positive
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-            found: list[str] = []
+            found: list[tuple[str, int]] = []
             for value in test.values:
                 names, positive = self._narrowing(value)
                 if positive:
@@ -549,16 +559,27 @@ class Flow:
         ):
             kinds = test.args[1]
             parts = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
-            if parts and all(self.ctx.qualify(p) in _NOT_RESULTS for p in parts):
-                return (test.args[0].id,), True
+            mask = self._narrow_mask(parts)
+            if mask is not None:
+                return ((test.args[0].id, mask),), True
         return (), True
 
-    def _narrowed(self, names: tuple[str, ...], body: list[ast.stmt]) -> None:
+    def _narrow_mask(self, kinds: Sequence[ast.expr]) -> int | None:
+        """What a value proved to be of one of `kinds` keeps of its labels (a number or a
+        string holds no result; a builtin container is not one), or None: not known."""
+        names = [self.ctx.qualify(kind) for kind in kinds]
+        if not names or not all(n in _NOT_RESULTS for n in names):
+            return None
+        if all(n in _SCALARS for n in names):
+            return _SCALAR_KEEPS
+        return ~_CONTAINER_DROPS
+
+    def _narrowed(self, names: tuple[tuple[str, int], ...], body: list[ast.stmt]) -> None:
         env = self.ctx.scope.env
-        for name in names:
+        for name, mask in names:
             labels = env.lookup(name)
-            if labels != _UNBOUND and labels & L.RESULT:
-                env.set(name, labels & ~(L.RESULT | L.SAFE_STR) or L.OTHER)
+            if labels != _UNBOUND and labels & ~mask:
+                env.set(name, labels & mask or L.OTHER)
         self.block(body)
 
     def _case(self, case: ast.match_case, subject: int) -> None:
@@ -730,6 +751,11 @@ class Flow:
         env = self.ctx.scope.env
         match pattern:
             case ast.MatchAs(pattern=inner, name=name):
+                if isinstance(inner, ast.MatchClass):
+                    # `case str() as text`: `text` is a str, not the subject's union
+                    mask = self._narrow_mask([inner.cls])
+                    if mask is not None:
+                        subject = subject & mask or L.OTHER
                 if inner is not None:
                     self.bind_pattern(inner, subject)
                 if name is not None:
@@ -758,8 +784,13 @@ class Flow:
             case ast.MatchClass(cls=cls, patterns=patterns, kwd_attrs=attrs, kwd_patterns=kwds):
                 self.expr(cls)
                 result = self.facts.is_result_class(self.ctx.qualify(cls))
+                mask = self._narrow_mask([cls])
+                # `case str(text)`: a builtin's one positional pattern is the subject
+                positional = L.OTHER
+                if mask is not None and len(patterns) == 1:
+                    positional = subject & mask or L.OTHER
                 for inner in patterns:
-                    self.bind_pattern(inner, L.OTHER)
+                    self.bind_pattern(inner, positional)
                 for attr, inner in zip(attrs, kwds, strict=True):
                     labels = L.OTHER
                     if result and attr == "content":
@@ -857,7 +888,7 @@ class Flow:
             case ast.Subscript(value=value, slice=index):
                 owner = self.expr(value)
                 self.expr(index)
-                if owner & L.CONTENT and not owner & L.WHOLE:
+                if owner & L.CONTENT and owner & L.STR and not owner & L.WHOLE:
                     # `result.content[:n]`: cut at the call site, not bounded at the seam
                     return L.STR | L.derived(owner)
                 if isinstance(index, ast.Slice):
@@ -1051,6 +1082,8 @@ class Flow:
                 return first or L.OTHER
             if dotted in _PICKERS:
                 return L.element_of(first)
+            if dotted in facts.model.wrappers:
+                return _container(arguments & L.BASE, L.MAPPING)
             if dotted in facts.model.stringifiers:
                 return L.STR | L.derived(arguments)
             if (
@@ -1110,6 +1143,17 @@ class Flow:
                 return L.RESULT | (receiver & L.ARTIFACT)
             if receiver & L.RESULT and method in ("to_flowdrop", "audit_record"):
                 return L.ARTIFACT
+            if (
+                method == "join"
+                and isinstance(func.value, ast.Constant)
+                and len(node.args) == 1
+                and isinstance(node.args[0], ast.GeneratorExp | ast.ListComp)
+                and not node.keywords
+                and first & (L.TAINT | L.STR) == L.CONTENT
+            ):
+                # `"\n".join(b.text for b in result.content)`: the wire texts of an MCP
+                # result's blocks, joined, are the text the model reads
+                return L.CONTENT | L.STR
             if receiver & L.STR and method in _STR_METHODS:
                 return L.STR | L.derived(receiver | arguments)
         return L.derived(receiver | arguments)
@@ -1149,7 +1193,7 @@ class Flow:
                 elif table and isinstance(sub, ast.Call) and _last_name(sub.func) in words:
                     slots = [p for _, p in call_sink_payloads(sub, self.ctx, table)]
                 for slot in slots:
-                    names |= _free_names(slot)
+                    names |= self._payload_names(slot)
                 for child in ast.iter_child_nodes(sub):
                     if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                         continue
@@ -1157,6 +1201,23 @@ class Flow:
                         stack.append(child)
         found = self._seeded[key] = frozenset(names)
         return found
+
+    def _payload_names(self, slot: ast.expr) -> set[str]:
+        """The names whose value a run-only slot is (`rows`), or is taken from (`rows[:5]`,
+        `list(rows)`, `rows or []`): not a name put into a new structure there
+        (`{"count": n}`, `Artifact(n)`), which is no more run-only than it was."""
+        match slot:
+            case ast.Name(id=name):
+                return {name}
+            case ast.Subscript(value=value) | ast.Starred(value=value):
+                return self._payload_names(value)
+            case ast.BoolOp(values=values):
+                return set().union(*map(self._payload_names, values))
+            case ast.IfExp(body=body, orelse=orelse):
+                return self._payload_names(body) | self._payload_names(orelse)
+            case ast.Call(args=[first, *_]) if self.ctx.qualify(slot.func) in _COLLECTORS:
+                return self._payload_names(first)
+        return set()
 
     def _mentions(self, node: ast.AST, words: frozenset[str]) -> bool:
         """Does the source text of `node` name one of `words`? Cheaper than its tree."""
@@ -1512,8 +1573,12 @@ def _container(inner: int, kind: int) -> int:
         out |= kind | (inner & L.SAFE_STR)
     if inner & L.TOOL:
         out |= L.TOOLS
-    if inner & (L.CONTENT | L.DERIVED):
+    if inner & L.DERIVED:
         out |= L.DERIVED
+    elif inner & L.CONTENT:
+        # `{"result": result.content}`, `[{"type": "text", "text": result.content}]`: a
+        # structure around exactly the wire field adds nothing from the result
+        out |= L.CONTENT
     return out
 
 
@@ -1521,24 +1586,6 @@ def _last_name(func: ast.expr) -> str | None:
     if isinstance(func, ast.Attribute):
         return func.attr
     return func.id if isinstance(func, ast.Name) else None
-
-
-def _free_names(expr: ast.expr) -> set[str]:
-    """The names whose whole values `expr` holds: not a name whose attribute it reads
-    (`found.raw` holds part of `found`) or that it calls, nor one its comprehensions and
-    lambdas bind."""
-    read: set[str] = set()
-    bound: set[str] = set()
-    for sub in ast.walk(expr):
-        if isinstance(sub, ast.Name):
-            (read if isinstance(sub.ctx, ast.Load) else bound).add(sub.id)
-        elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
-            bound.add(sub.value.id)
-        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
-            bound.add(sub.func.id)
-        elif isinstance(sub, ast.Lambda):
-            bound.update(a.arg for a in ast.walk(sub.args) if isinstance(a, ast.arg))
-    return read - bound
 
 
 def _attribute_key(node: ast.Attribute) -> str | None:
