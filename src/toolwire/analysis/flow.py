@@ -96,6 +96,11 @@ _SCALARS = frozenset(
 _SCALAR_KEEPS = L.ARTIFACT | L.CONTENT | L.DERIVED | L.STR | L.MAYBE_NONE | L.OTHER
 _CONTAINER_DROPS = L.RESULT | L.SAFE_STR
 
+_UNKNOWN = L.OTHER | L.MAYBE_NONE  # labels that say nothing of where a value is from
+# What an annotation keeps through a later binding of unknown origin: that the name holds
+# a result (or an artifact). A receiver's type (a sink's class, a tool, a logger) is not
+# kept: a name bound again to anything else loses it (docs/model.md).
+_DECLARED = L.WHOLE | L.ARTIFACT | L.SAFE_STR
 _UNBOUND = -1  # a name bound on no path (or deleted), hiding an enclosing binding
 # Statements with nothing to interpret: only the checks look at them.
 _INERT = frozenset(
@@ -202,6 +207,9 @@ class Scope:
     env: Env = field(default_factory=Env)
     # names whose values the function also puts in a run-only slot (`_seeds`)
     seeds: frozenset[str] = frozenset()
+    # names annotated in this scope (`x: ToolResult | None = None`, a parameter): a later
+    # binding to a value of unknown origin keeps the declared labels
+    declared: dict[str, int] | None = None
 
 
 class Context:
@@ -321,6 +329,18 @@ class Flow:
         for statement in definitions:
             self.statement(statement)
 
+    def module_bindings(self, tree: ast.Module) -> None:
+        """Interpret only a module's top-level statements other than definitions (its
+        globals, such as `log = logging.getLogger(...)`), so that summaries of its
+        functions for the modules that import them see what those names hold."""
+        self.prepare(tree)
+        env = self._module.env
+        for statement in tree.body:
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                env.delete(statement.name)
+            else:
+                self.statement(statement)
+
     def prepare(self, tree: ast.Module, skip: frozenset[int] | None = None) -> None:
         """Know the module's functions, so that their summaries can be computed."""
         self._skip = skip
@@ -352,8 +372,12 @@ class Flow:
         name = getattr(node, "name", "<lambda>")
         args = node.args
         positional = [*args.posonlyargs, *args.args]
+        declared: dict[str, int] = {}
         for arg in [*positional, *args.kwonlyargs]:
-            env.set(arg.arg, self.facts.annotation(arg.annotation) or L.OTHER)
+            annotated = self.facts.annotation(arg.annotation)
+            env.set(arg.arg, annotated or L.OTHER)
+            if annotated & _DECLARED:
+                declared[arg.arg] = annotated & (_DECLARED | L.MAYBE_NONE)
         for rest in (args.vararg, args.kwarg):
             if rest is not None:
                 env.set(rest.arg, L.OTHER)
@@ -366,6 +390,8 @@ class Flow:
         for param, labels in (given or {}).items():
             env.set(param, labels)
         self.ctx.scope = Scope(node, f"{outer.qualname}.{name}".lstrip("."), cls, env)
+        if declared:
+            self.ctx.scope.declared = declared
         if not isinstance(node, ast.Lambda):
             self.ctx.scope.seeds = self._seeds(node, cls)
         saved = self._returns, self._yields
@@ -420,6 +446,11 @@ class Flow:
             case ast.AnnAssign(target=target, annotation=annotation, value=value):
                 declared = self.facts.annotation(annotation)
                 labels = self.expr(value) if value is not None else L.NOTHING
+                if declared & _DECLARED and isinstance(target, ast.Name):
+                    scope = self.ctx.scope
+                    if scope.declared is None:
+                        scope.declared = {}
+                    scope.declared[target.id] = declared & (_DECLARED | L.MAYBE_NONE)
                 if value is not None or declared:
                     self.bind(target, declared or labels, value)
             case ast.AugAssign(target=target, value=value):
@@ -686,6 +717,15 @@ class Flow:
     def bind(self, target: ast.expr, labels: int, value: ast.expr | None) -> None:
         env = self.ctx.scope.env
         if isinstance(target, ast.Name):
+            declared = self.ctx.scope.declared
+            if (
+                declared
+                and target.id in declared
+                and not labels & ~_UNKNOWN
+                and not isinstance(value, ast.Constant)
+            ):
+                # `x: ToolResult | None = None`, then `x = fetch(...)`: still declared so
+                labels = declared[target.id]
             if target.id in self.ctx.scope.seeds:
                 labels = self._seed(labels, value)
             env.set(target.id, labels or L.OTHER)
