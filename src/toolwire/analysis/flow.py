@@ -93,6 +93,10 @@ _NOT_RESULTS = frozenset(
 _SCALARS = frozenset(
     f"builtins.{n}" for n in ("str", "bytes", "bytearray", "int", "float", "complex", "bool")
 )
+# Calls that make a number of their arguments: a count, not a record.
+_NUMBERS = frozenset(
+    f"builtins.{n}" for n in ("int", "float", "complex", "round", "abs", "sum", "divmod")
+)
 _SCALAR_KEEPS = L.ARTIFACT | L.CONTENT | L.DERIVED | L.STR | L.MAYBE_NONE | L.OTHER
 _CONTAINER_DROPS = L.RESULT | L.SAFE_STR
 
@@ -1233,7 +1237,7 @@ class Flow:
                 elif table and isinstance(sub, ast.Call) and _last_name(sub.func) in words:
                     slots = [p for _, p in call_sink_payloads(sub, self.ctx, table)]
                 for slot in slots:
-                    names |= self._payload_names(slot)
+                    names |= _free_names(slot)
                 for child in ast.iter_child_nodes(sub):
                     if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                         continue
@@ -1241,23 +1245,6 @@ class Flow:
                         stack.append(child)
         found = self._seeded[key] = frozenset(names)
         return found
-
-    def _payload_names(self, slot: ast.expr) -> set[str]:
-        """The names whose value a run-only slot is (`rows`), or is taken from (`rows[:5]`,
-        `list(rows)`, `rows or []`): not a name put into a new structure there
-        (`{"count": n}`, `Artifact(n)`), which is no more run-only than it was."""
-        match slot:
-            case ast.Name(id=name):
-                return {name}
-            case ast.Subscript(value=value) | ast.Starred(value=value):
-                return self._payload_names(value)
-            case ast.BoolOp(values=values):
-                return set().union(*map(self._payload_names, values))
-            case ast.IfExp(body=body, orelse=orelse):
-                return self._payload_names(body) | self._payload_names(orelse)
-            case ast.Call(args=[first, *_]) if self.ctx.qualify(slot.func) in _COLLECTORS:
-                return self._payload_names(first)
-        return set()
 
     def _mentions(self, node: ast.AST, words: frozenset[str]) -> bool:
         """Does the source text of `node` name one of `words`? Cheaper than its tree."""
@@ -1269,11 +1256,23 @@ class Flow:
     def _seed(self, labels: int, value: ast.expr | None) -> int:
         """A binding of a name the function puts in a run-only slot: an artifact, unless
         the value is text or says nothing of any record (a literal, `len(rows)`)."""
-        if labels & L.STR or isinstance(value, ast.Constant | ast.Lambda):
+        if labels & L.STR or isinstance(value, ast.Constant | ast.Lambda | ast.Compare):
             return labels
-        if isinstance(value, ast.Call) and self.ctx.qualify(value.func) in _OPAQUE:
-            return labels
+        if isinstance(value, ast.Call):
+            dotted = self.ctx.qualify(value.func)
+            if dotted in _OPAQUE or dotted in _NUMBERS or self._returns_scalar(value.func):
+                return labels
         return labels | L.ARTIFACT
+
+    def _returns_scalar(self, func: ast.expr) -> bool:
+        """`count(region)` of a function of the module annotated `-> int` (a number, a
+        str): its value is not taken from any record, so putting it in the artifact as well
+        as the content (`return f"{n} customers", {"count": n}`) makes it no artifact."""
+        if not isinstance(func, ast.Name):
+            return False
+        definition = self._defs.get(func.id)
+        returns = getattr(definition, "returns", None)
+        return returns is not None and self.ctx.qualify(returns) in _SCALARS
 
     # -- local callables ------------------------------------------------------------------
 
@@ -1626,6 +1625,24 @@ def _last_name(func: ast.expr) -> str | None:
     if isinstance(func, ast.Attribute):
         return func.attr
     return func.id if isinstance(func, ast.Name) else None
+
+
+def _free_names(expr: ast.expr) -> set[str]:
+    """The names whose whole values `expr` holds: not a name whose attribute it reads
+    (`found.raw` holds part of `found`) or that it calls, nor one its comprehensions and
+    lambdas bind."""
+    read: set[str] = set()
+    bound: set[str] = set()
+    for sub in ast.walk(expr):
+        if isinstance(sub, ast.Name):
+            (read if isinstance(sub.ctx, ast.Load) else bound).add(sub.id)
+        elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+            bound.add(sub.value.id)
+        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
+            bound.add(sub.func.id)
+        elif isinstance(sub, ast.Lambda):
+            bound.update(a.arg for a in ast.walk(sub.args) if isinstance(a, ast.arg))
+    return read - bound
 
 
 def _attribute_key(node: ast.Attribute) -> str | None:
