@@ -38,6 +38,7 @@ _LISTS = (
     "serialiser-methods",
     "content-and-artifact",
     "run-only-arguments",
+    "wrappers",
 )
 _TABLES = ("result-types", "artifact-types", "sources", "class-tools", "function-tools")
 STRING_FORMS = frozenset({"str", "repr", "format", "model_dump"})
@@ -196,6 +197,8 @@ class Model:
     content_and_artifact: tuple[str, ...] = ()  # `keyword=value`: the tool returns a pair
     # `pkg.Class:*=name` / `pkg.f:N=name`: an argument that goes to a run-only channel
     run_only_arguments: tuple[str, ...] = ()
+    # calls that build a structure around their arguments, computing nothing from them
+    wrappers: tuple[str, ...] = ()
     class_tools: tuple[ClassShape, ...] = ()
     function_tools: tuple[FunctionShape, ...] = ()
 
@@ -476,6 +479,7 @@ class Index:
     wire_fields: frozenset[str]  # attributes whose value is the wire text
     barriers: frozenset[str]  # attributes free of run-only data
     run_only: frozenset[str]
+    wrappers: frozenset[str]  # a structure around exactly the wire field is that field
 
 
 def _shown(name: str) -> str:
@@ -511,4 +515,5 @@ def index(model: Model) -> Index:
         frozenset(t.wire for t in model.result_types),
         frozenset(b for t in model.result_types for b in t.barriers),
         frozenset(f for t in model.result_types for f in t.run_only),
+        frozenset(model.wrappers),
     )

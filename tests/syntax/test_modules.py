@@ -132,6 +132,44 @@ def test_imports_across_modules(tmp_path: Path, jobs: str) -> None:
     assert any("in app.helpers at line 2" in m for m in messages)
 
 
+LOGGED = """
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def note(value):
+    log.info("value %s", value)
+
+
+def note_root(value):
+    logging.info("value %s", value)
+"""
+
+LOGGING_CALLER = """
+from toolwire import ToolResult
+
+from app.logged import note, note_root
+
+
+def run(result: ToolResult) -> None:
+    note(result)  # expect: TW204
+    note_root(result)  # expect: TW204
+    note(result.content)
+    note_root(result.content)
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_helper_logs_through_its_modules_logger(tmp_path: Path, jobs: str) -> None:
+    """Issue 23: the helper's module names no marker, so only its summaries are computed;
+    they see its top-level bindings (`log = logging.getLogger(...)`) too."""
+    write(tmp_path, {"logged.py": LOGGED, "caller.py": LOGGING_CALLER})
+    _, found, messages = check(tmp_path, "--jobs", jobs)
+    assert found == expected(tmp_path)
+    assert any("in app.logged at line 7" in m for m in messages)
+
+
 def test_one_file_alone_knows_nothing_of_the_others(tmp_path: Path) -> None:
     """flake8 and a one-file run see a module alone: the imported tool is unknown."""
     write(tmp_path, {"tools.py": TOOLS, "helpers.py": HELPERS, "agent.py": AGENT})

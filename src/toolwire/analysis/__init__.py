@@ -147,7 +147,7 @@ def analyse(
             facts = ModuleFacts(tree, config, module, known_tools)
             checks = visitors(config.select, config.ignore)
             flow = Flow(Context(facts, lines, path), checks, imported)
-            flow.prepare(tree)
+            flow.module_bindings(tree)
             link.exports = flow.exports(link.demanded)
         return []
     skip = irrelevant_units(tree, text, Prefilter.of(config, markers).markers)

@@ -87,6 +87,24 @@ _NOT_RESULTS = frozenset(
     ]
 )
 
+# Of those, the ones that hold nothing at all: a str, a number. A value proved to be one
+# (`isinstance(x, str)`, `case str() as x`) holds no result, whatever its union said; what
+# it was computed from (`.content`, a string made from a result, an artifact) stays.
+_SCALARS = frozenset(
+    f"builtins.{n}" for n in ("str", "bytes", "bytearray", "int", "float", "complex", "bool")
+)
+# Calls that make a number of their arguments: a count, not a record.
+_NUMBERS = frozenset(
+    f"builtins.{n}" for n in ("int", "float", "complex", "round", "abs", "sum", "divmod")
+)
+_SCALAR_KEEPS = L.ARTIFACT | L.CONTENT | L.DERIVED | L.STR | L.MAYBE_NONE | L.OTHER
+_CONTAINER_DROPS = L.RESULT | L.SAFE_STR
+
+_UNKNOWN = L.OTHER | L.MAYBE_NONE  # labels that say nothing of where a value is from
+# What an annotation keeps through a later binding of unknown origin: that the name holds
+# a result (or an artifact). A receiver's type (a sink's class, a tool, a logger) is not
+# kept: a name bound again to anything else loses it (docs/model.md).
+_DECLARED = L.WHOLE | L.ARTIFACT | L.SAFE_STR
 _UNBOUND = -1  # a name bound on no path (or deleted), hiding an enclosing binding
 # Statements with nothing to interpret: only the checks look at them.
 _INERT = frozenset(
@@ -193,6 +211,9 @@ class Scope:
     env: Env = field(default_factory=Env)
     # names whose values the function also puts in a run-only slot (`_seeds`)
     seeds: frozenset[str] = frozenset()
+    # names annotated in this scope (`x: ToolResult | None = None`, a parameter): a later
+    # binding to a value of unknown origin keeps the declared labels
+    declared: dict[str, int] | None = None
 
 
 class Context:
@@ -312,6 +333,18 @@ class Flow:
         for statement in definitions:
             self.statement(statement)
 
+    def module_bindings(self, tree: ast.Module) -> None:
+        """Interpret only a module's top-level statements other than definitions (its
+        globals, such as `log = logging.getLogger(...)`), so that summaries of its
+        functions for the modules that import them see what those names hold."""
+        self.prepare(tree)
+        env = self._module.env
+        for statement in tree.body:
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                env.delete(statement.name)
+            else:
+                self.statement(statement)
+
     def prepare(self, tree: ast.Module, skip: frozenset[int] | None = None) -> None:
         """Know the module's functions, so that their summaries can be computed."""
         self._skip = skip
@@ -343,8 +376,12 @@ class Flow:
         name = getattr(node, "name", "<lambda>")
         args = node.args
         positional = [*args.posonlyargs, *args.args]
+        declared: dict[str, int] = {}
         for arg in [*positional, *args.kwonlyargs]:
-            env.set(arg.arg, self.facts.annotation(arg.annotation) or L.OTHER)
+            annotated = self.facts.annotation(arg.annotation)
+            env.set(arg.arg, annotated or L.OTHER)
+            if annotated & _DECLARED:
+                declared[arg.arg] = annotated & (_DECLARED | L.MAYBE_NONE)
         for rest in (args.vararg, args.kwarg):
             if rest is not None:
                 env.set(rest.arg, L.OTHER)
@@ -357,6 +394,8 @@ class Flow:
         for param, labels in (given or {}).items():
             env.set(param, labels)
         self.ctx.scope = Scope(node, f"{outer.qualname}.{name}".lstrip("."), cls, env)
+        if declared:
+            self.ctx.scope.declared = declared
         if not isinstance(node, ast.Lambda):
             self.ctx.scope.seeds = self._seeds(node, cls)
         saved = self._returns, self._yields
@@ -411,6 +450,11 @@ class Flow:
             case ast.AnnAssign(target=target, annotation=annotation, value=value):
                 declared = self.facts.annotation(annotation)
                 labels = self.expr(value) if value is not None else L.NOTHING
+                if declared & _DECLARED and isinstance(target, ast.Name):
+                    scope = self.ctx.scope
+                    if scope.declared is None:
+                        scope.declared = {}
+                    scope.declared[target.id] = declared & (_DECLARED | L.MAYBE_NONE)
                 if value is not None or declared:
                     self.bind(target, declared or labels, value)
             case ast.AugAssign(target=target, value=value):
@@ -527,14 +571,15 @@ class Flow:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             self._dispatch(node)
 
-    def _narrowing(self, test: ast.expr) -> tuple[tuple[str, ...], bool]:
+    def _narrowing(self, test: ast.expr) -> tuple[tuple[tuple[str, int], ...], bool]:
         """Names that `test` proves are not a single result (`isinstance(x, str)`, also
-        under `and`), and whether that holds in the body (or, under `not`, the orelse)."""
+        under `and`), each with what it keeps (`_narrow`), and whether that holds in the
+        body (or, under `not`, the orelse)."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             names, positive = self._narrowing(test.operand)
             return names, not positive
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-            found: list[str] = []
+            found: list[tuple[str, int]] = []
             for value in test.values:
                 names, positive = self._narrowing(value)
                 if positive:
@@ -549,16 +594,27 @@ class Flow:
         ):
             kinds = test.args[1]
             parts = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
-            if parts and all(self.ctx.qualify(p) in _NOT_RESULTS for p in parts):
-                return (test.args[0].id,), True
+            mask = self._narrow_mask(parts)
+            if mask is not None:
+                return ((test.args[0].id, mask),), True
         return (), True
 
-    def _narrowed(self, names: tuple[str, ...], body: list[ast.stmt]) -> None:
+    def _narrow_mask(self, kinds: Sequence[ast.expr]) -> int | None:
+        """What a value proved to be of one of `kinds` keeps of its labels (a number or a
+        string holds no result; a builtin container is not one), or None: not known."""
+        names = [self.ctx.qualify(kind) for kind in kinds]
+        if not names or not all(n in _NOT_RESULTS for n in names):
+            return None
+        if all(n in _SCALARS for n in names):
+            return _SCALAR_KEEPS
+        return ~_CONTAINER_DROPS
+
+    def _narrowed(self, names: tuple[tuple[str, int], ...], body: list[ast.stmt]) -> None:
         env = self.ctx.scope.env
-        for name in names:
+        for name, mask in names:
             labels = env.lookup(name)
-            if labels != _UNBOUND and labels & L.RESULT:
-                env.set(name, labels & ~(L.RESULT | L.SAFE_STR) or L.OTHER)
+            if labels != _UNBOUND and labels & ~mask:
+                env.set(name, labels & mask or L.OTHER)
         self.block(body)
 
     def _case(self, case: ast.match_case, subject: int) -> None:
@@ -665,6 +721,15 @@ class Flow:
     def bind(self, target: ast.expr, labels: int, value: ast.expr | None) -> None:
         env = self.ctx.scope.env
         if isinstance(target, ast.Name):
+            declared = self.ctx.scope.declared
+            if (
+                declared
+                and target.id in declared
+                and not labels & ~_UNKNOWN
+                and not isinstance(value, ast.Constant)
+            ):
+                # `x: ToolResult | None = None`, then `x = fetch(...)`: still declared so
+                labels = declared[target.id]
             if target.id in self.ctx.scope.seeds:
                 labels = self._seed(labels, value)
             env.set(target.id, labels or L.OTHER)
@@ -730,6 +795,11 @@ class Flow:
         env = self.ctx.scope.env
         match pattern:
             case ast.MatchAs(pattern=inner, name=name):
+                if isinstance(inner, ast.MatchClass):
+                    # `case str() as text`: `text` is a str, not the subject's union
+                    mask = self._narrow_mask([inner.cls])
+                    if mask is not None:
+                        subject = subject & mask or L.OTHER
                 if inner is not None:
                     self.bind_pattern(inner, subject)
                 if name is not None:
@@ -758,8 +828,13 @@ class Flow:
             case ast.MatchClass(cls=cls, patterns=patterns, kwd_attrs=attrs, kwd_patterns=kwds):
                 self.expr(cls)
                 result = self.facts.is_result_class(self.ctx.qualify(cls))
+                mask = self._narrow_mask([cls])
+                # `case str(text)`: a builtin's one positional pattern is the subject
+                positional = L.OTHER
+                if mask is not None and len(patterns) == 1:
+                    positional = subject & mask or L.OTHER
                 for inner in patterns:
-                    self.bind_pattern(inner, L.OTHER)
+                    self.bind_pattern(inner, positional)
                 for attr, inner in zip(attrs, kwds, strict=True):
                     labels = L.OTHER
                     if result and attr == "content":
@@ -857,7 +932,7 @@ class Flow:
             case ast.Subscript(value=value, slice=index):
                 owner = self.expr(value)
                 self.expr(index)
-                if owner & L.CONTENT and not owner & L.WHOLE:
+                if owner & L.CONTENT and owner & L.STR and not owner & L.WHOLE:
                     # `result.content[:n]`: cut at the call site, not bounded at the seam
                     return L.STR | L.derived(owner)
                 if isinstance(index, ast.Slice):
@@ -1051,6 +1126,8 @@ class Flow:
                 return first or L.OTHER
             if dotted in _PICKERS:
                 return L.element_of(first)
+            if dotted in facts.model.wrappers:
+                return _container(arguments & L.BASE, L.MAPPING)
             if dotted in facts.model.stringifiers:
                 return L.STR | L.derived(arguments)
             if (
@@ -1110,6 +1187,17 @@ class Flow:
                 return L.RESULT | (receiver & L.ARTIFACT)
             if receiver & L.RESULT and method in ("to_flowdrop", "audit_record"):
                 return L.ARTIFACT
+            if (
+                method == "join"
+                and isinstance(func.value, ast.Constant)
+                and len(node.args) == 1
+                and isinstance(node.args[0], ast.GeneratorExp | ast.ListComp)
+                and not node.keywords
+                and first & (L.TAINT | L.STR) == L.CONTENT
+            ):
+                # `"\n".join(b.text for b in result.content)`: the wire texts of an MCP
+                # result's blocks, joined, are the text the model reads
+                return L.CONTENT | L.STR
             if receiver & L.STR and method in _STR_METHODS:
                 return L.STR | L.derived(receiver | arguments)
         return L.derived(receiver | arguments)
@@ -1168,11 +1256,23 @@ class Flow:
     def _seed(self, labels: int, value: ast.expr | None) -> int:
         """A binding of a name the function puts in a run-only slot: an artifact, unless
         the value is text or says nothing of any record (a literal, `len(rows)`)."""
-        if labels & L.STR or isinstance(value, ast.Constant | ast.Lambda):
+        if labels & L.STR or isinstance(value, ast.Constant | ast.Lambda | ast.Compare):
             return labels
-        if isinstance(value, ast.Call) and self.ctx.qualify(value.func) in _OPAQUE:
-            return labels
+        if isinstance(value, ast.Call):
+            dotted = self.ctx.qualify(value.func)
+            if dotted in _OPAQUE or dotted in _NUMBERS or self._returns_scalar(value.func):
+                return labels
         return labels | L.ARTIFACT
+
+    def _returns_scalar(self, func: ast.expr) -> bool:
+        """`count(region)` of a function of the module annotated `-> int` (a number, a
+        str): its value is not taken from any record, so putting it in the artifact as well
+        as the content (`return f"{n} customers", {"count": n}`) makes it no artifact."""
+        if not isinstance(func, ast.Name):
+            return False
+        definition = self._defs.get(func.id)
+        returns = getattr(definition, "returns", None)
+        return returns is not None and self.ctx.qualify(returns) in _SCALARS
 
     # -- local callables ------------------------------------------------------------------
 
@@ -1512,8 +1612,12 @@ def _container(inner: int, kind: int) -> int:
         out |= kind | (inner & L.SAFE_STR)
     if inner & L.TOOL:
         out |= L.TOOLS
-    if inner & (L.CONTENT | L.DERIVED):
+    if inner & L.DERIVED:
         out |= L.DERIVED
+    elif inner & L.CONTENT:
+        # `{"result": result.content}`, `[{"type": "text", "text": result.content}]`: a
+        # structure around exactly the wire field adds nothing from the result
+        out |= L.CONTENT
     return out
 
 

@@ -33,7 +33,8 @@ class ResultSerialised(Check):
         attributes = ctx.facts.model.serialiser_attributes
         if node.attr in attributes and ctx.labels(node.value) & L.RESULT:
             shown = holder(ctx, node.value)
-            self.report(ctx, node, message(self.code, "call", call=f".{node.attr}", value=shown))
+            text = message(self.code, "attribute", attribute=f".{node.attr}", value=shown)
+            self.report(ctx, node, text)
 
 
 def _spread(ctx: Context, node: ast.Call) -> bool:

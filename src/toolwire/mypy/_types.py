@@ -31,6 +31,7 @@ from mypy.nodes import (
     Var,
 )
 from mypy.types import (
+    AnyType,
     Instance,
     NoneType,
     ProperType,
@@ -129,7 +130,8 @@ def _dataclass_fields(instance: Instance, strings: bool) -> Iterator[Type]:
 
 
 def is_exactly(typ: Type | None, classes: Collection[str]) -> bool:
-    """`typ` is an instance of `classes` (or an Optional of one, or a TypeVar bound to one)."""
+    """`typ` is an instance of `classes` (or an Optional of one, or a TypeVar bound to one).
+    `T | Any` counts as `T`: what mypy makes of `x: T | None` bound to an untyped call."""
     if typ is None:
         return False
     proper = get_proper_type(typ)
@@ -139,7 +141,7 @@ def is_exactly(typ: Type | None, classes: Collection[str]) -> bool:
         return is_exactly(proper.upper_bound, classes)
     if isinstance(proper, UnionType):
         items = [get_proper_type(i) for i in proper.items]
-        real = [i for i in items if not isinstance(i, NoneType)]
+        real = [i for i in items if not isinstance(i, NoneType | AnyType)]
         return bool(real) and all(is_exactly(i, classes) for i in real)
     return False
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface
-from mypy.types import Type
+from mypy.types import Instance, Type, get_proper_type
 
 from toolwire.mypy._plugin import Call, CallCheck, ToolwirePlugin
-from toolwire.mypy._types import holds
+from toolwire.mypy._types import holds, is_exactly
 
 CODE = "TW203"
 
@@ -21,8 +21,8 @@ def register(plugin: ToolwirePlugin) -> None:
             api: CheckerPluginInterface, context: Context, typ: Type | None, attr: str = attribute
         ) -> None:
             if holds(typ, plugin.results):
-                value = f"a {plugin.shown(typ)}"
-                plugin.fail(api, CODE, "call", context, call=f".{attr}", value=value)
+                value = shown_value(plugin, typ)
+                plugin.fail(api, CODE, "attribute", context, attribute=f".{attr}", value=value)
 
         plugin.on_attribute(f"builtins.object.{attribute}", exposed)
     for method in plugin.model.serialiser_methods:
@@ -32,7 +32,7 @@ def register(plugin: ToolwirePlugin) -> None:
         ) -> None:
             # a dump holds every field: unsafe unless the type's safe-strings say `model_dump`
             if holds(typ, plugin.unsafe("model_dump")):
-                value = f"a {plugin.shown(typ)}"
+                value = shown_value(plugin, typ)
                 plugin.fail(api, CODE, "call", context, call=f".{name}", value=value)
 
         plugin.on_string_method(method, dumped)
@@ -42,9 +42,24 @@ def _check(plugin: ToolwirePlugin, shown: str) -> CallCheck:
     def check(call: Call) -> None:
         for expr, typ, _ in call.actuals([0]):
             if plugin.holds_result(call, expr, typ):
-                plugin.fail(
-                    call.api, CODE, "call", expr, call=shown, value=f"a {plugin.shown(typ)}"
-                )
+                value = shown_value(plugin, typ)
+                plugin.fail(call.api, CODE, "call", expr, call=shown, value=value)
                 return
 
     return check
+
+
+def shown_value(plugin: ToolwirePlugin, typ: Type | None) -> str:
+    """`a ToolResult` for a result; for a value that holds one (a dataclass with a result
+    field, a list of them), its own type and what it holds."""
+    name = plugin.shown(typ)
+    if is_exactly(typ, plugin.results):
+        return f"a {name}"
+    return f"a {_type_name(typ)}, which holds a {name}"
+
+
+def _type_name(typ: Type | None) -> str:
+    proper = get_proper_type(typ)
+    if isinstance(proper, Instance):
+        return proper.type.name
+    return str(proper)

@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_STAR, ARG_STAR2, ArgKind, Expression, MemberExpr, NameExpr
+from mypy.nodes import (
+    ARG_STAR,
+    ARG_STAR2,
+    ArgKind,
+    CallExpr,
+    DictExpr,
+    Expression,
+    GeneratorExpr,
+    ListComprehension,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    RefExpr,
+    SetExpr,
+    StrExpr,
+    TupleExpr,
+)
 from mypy.types import Type
 
 from toolwire.mypy._plugin import Call, ToolwirePlugin
@@ -12,6 +28,45 @@ CODE = "TW301"
 
 
 def register(plugin: ToolwirePlugin) -> None:
+    wrappers: set[str] = set()
+
+    def is_wrapper(callee: Expression) -> bool:
+        if not isinstance(callee, RefExpr) or not callee.fullname:
+            return False
+        if not wrappers:  # the definitions' names, once mypy has loaded them
+            for name in plugin.model.wrappers:
+                wrappers.add(name)
+                wrappers.add(plugin.resolved(name) or name)
+        return callee.fullname in wrappers
+
+    def is_wire(call: Call, expr: Expression) -> bool:
+        """Exactly a result's wire field, or a structure around it that computes nothing
+        from it (the syntax layer's rule: rules/TW301.md)."""
+        if isinstance(expr, MemberExpr) and expr.name in plugin.model.wire_fields:
+            return is_exactly(plugin.type_of(call.api, expr.expr), plugin.results)
+        parts: list[Expression] = []
+        if isinstance(expr, DictExpr):
+            parts = [p for k, v in expr.items for p in (k, v) if p is not None]
+        elif isinstance(expr, ListExpr | TupleExpr | SetExpr):
+            parts = list(expr.items)
+        elif isinstance(expr, CallExpr) and is_wrapper(expr.callee):
+            parts = list(expr.args)
+        elif (
+            isinstance(expr, CallExpr)
+            and isinstance(expr.callee, MemberExpr)
+            and expr.callee.name == "join"
+            and isinstance(expr.callee.expr, StrExpr)
+            and len(expr.args) == 1
+        ):
+            # `"\n".join(b.text for b in result.content)`: the blocks' wire texts, joined
+            joined = expr.args[0]
+            if isinstance(joined, ListComprehension):
+                joined = joined.generator
+            return isinstance(joined, GeneratorExpr) and is_wire(call, joined.left_expr)
+        else:
+            return False
+        return all(is_wire(call, p) or not plugin.from_result(call, p) for p in parts)
+
     def check(call: Call, sink: str, expr: Expression, typ: Type, kind: ArgKind) -> None:
         name = plugin.shown(typ)
         if plugin.holds_result(call, expr, typ):
@@ -23,9 +78,8 @@ def register(plugin: ToolwirePlugin) -> None:
             return  # TW302
         if kind in (ARG_STAR, ARG_STAR2) or isinstance(expr, NameExpr):
             return  # the syntax layer follows names; mypy's types say nothing about them
-        if isinstance(expr, MemberExpr) and expr.name in plugin.model.wire_fields:
-            if is_exactly(plugin.type_of(call.api, expr.expr), plugin.results):
-                return
+        if is_wire(call, expr):
+            return
         if not plugin.from_result(call, expr):
             return  # a literal, or text made without a result: nothing of a result leaks
         value = f"a value computed from a {name}"
