@@ -12,10 +12,11 @@ others did.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["ClassIndex", "CrossFile", "index_module"]
+__all__ = ["ClassIndex", "CrossFile", "Member", "family_holds", "index_module"]
 
 ClassIndex = Mapping[str, tuple[str, ...]]  # dotted class -> its bases, dotted
 
@@ -28,6 +29,8 @@ class CrossFile:
     wired: frozenset[str] = frozenset()  # classes whose tool methods the adapter wraps
     results: Mapping[str, bool] = field(default_factory=dict)  # `Class.method` -> a result
     blocked: Mapping[str, str] = field(default_factory=dict)  # class -> why it stays
+    # `Class.method` -> (`path:Class.method` of the skip that holds its family, why)
+    held: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def ancestors(self, name: str) -> Iterator[str]:
         """The dotted ancestors of a class the index knows, breadth first, each once."""
@@ -43,6 +46,81 @@ class CrossFile:
 
     def derives(self, name: str, bases: frozenset[str]) -> bool:
         return name in bases or any(a in bases for a in self.ancestors(name))
+
+
+_PROTOCOLS = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A class tool method pass one planned, for the all-or-none rule of its family."""
+
+    key: str  # dotted `module.Class.method`
+    path: str
+    line: int
+    status: str  # migrate | already | skip
+    reason: str = ""
+    own: bool = False  # a skip of its own: not pending, not a family hold
+
+    @property
+    def name(self) -> str:
+        owner, _, method = self.key.rpartition(".")
+        return f"{owner.rpartition('.')[2]}.{method}"
+
+
+def family_holds(members: Iterable[Member], classes: ClassIndex) -> dict[str, tuple[str, str]]:
+    """`Class.method` -> (the skip that holds it, why) for each migrating member of a
+    family with a skip.
+
+    A family is one method name over the classes of the run linked by inheritance (a
+    declaration, its overrides, the implementations below them; a `.pyi` and its `.py`
+    share their dotted name), plus every class with that method under a `Protocol` that
+    declares it (any of them may stand behind the protocol). A caller through any member
+    may reach any other, so the family is migrated all together or not at all.
+    """
+    index = CrossFile(classes)
+    by_method: dict[str, dict[str, list[Member]]] = {}
+    for member in members:
+        owner, _, method = member.key.rpartition(".")
+        by_method.setdefault(method, {}).setdefault(owner, []).append(member)
+    held: dict[str, tuple[str, str]] = {}
+    for method, owners in by_method.items():
+        if not any(m.own for ms in owners.values() for m in ms):
+            continue
+        parent = {owner: owner for owner in owners}
+        find = functools.partial(_find, parent)
+
+        protocols = [o for o in owners if _PROTOCOLS.intersection(classes.get(o, ()))]
+        for owner in owners:
+            for ancestor in index.ancestors(owner):
+                if ancestor in parent:
+                    parent[find(owner)] = find(ancestor)
+            for protocol in protocols:
+                parent[find(owner)] = find(protocol)
+        families: dict[str, list[Member]] = {}
+        for owner, found in owners.items():
+            families.setdefault(find(owner), []).extend(found)
+        for family in families.values():
+            roots = sorted((m for m in family if m.own), key=lambda m: (m.path, m.line))
+            if not roots:
+                continue
+            root = roots[0]
+            why = (
+                f"its family of `{method}` (declaration, overrides, stub) is migrated all "
+                f"together or not at all, and `{root.name}` ({root.path}:{root.line}) is "
+                f"skipped: {root.reason}"
+            )
+            for member in family:
+                if member.status == "migrate":
+                    held.setdefault(member.key, (f"{root.path}:{root.key}", why))
+    return held
+
+
+def _find(parent: dict[str, str], owner: str) -> str:
+    while parent[owner] != owner:
+        parent[owner] = parent[parent[owner]]
+        owner = parent[owner]
+    return owner
 
 
 def index_module(source: bytes, module: str, is_package: bool) -> dict[str, tuple[str, ...]]:

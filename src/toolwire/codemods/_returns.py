@@ -26,7 +26,7 @@ from toolwire.codemods._common import (
     insert_imports,
 )
 from toolwire.codemods._common import result_reference as _result_reference
-from toolwire.codemods._crossfile import CrossFile
+from toolwire.codemods._crossfile import CrossFile, Member
 from toolwire.codemods._reports import MethodEvent, ToolReturnsReport
 from toolwire.config import Config
 from toolwire.engine import module_name
@@ -348,6 +348,7 @@ class ToolReturns:
             why = self.cross.blocked.get(_dotted_name(module, entry.cls.qualname))
             if why and entry.status == "migrate":
                 entry.status, entry.reason = "skip", why
+        _hold_families(planned, self.cross, module, self.filename or "<unknown>")
         found = _function_tools(tree, names, shapes.functions)
         # `@mcp.tool()` and `@agent.tool` hand the function back: a direct call of it in
         # this module would get what the adapter returns.
@@ -417,6 +418,7 @@ class ToolReturns:
                     )
                 if entry.status == "migrate" and isinstance(entry.shape, ClassShape):
                     self.report.wired.add(key.rpartition(".")[0])
+            _record_member(self.report, entry, event, self.cross, module)
             if entry.status == "skip":
                 self.report.skipped.append(event)
                 self.warnings.append(f"line {line}: skipped {event.name}: {entry.reason}")
@@ -1024,6 +1026,33 @@ def _marked(value: cst.BaseExpression, markers: Sequence[str]) -> bool:
             if not rest or not (rest[0].isalnum() or rest[0] == "_"):
                 return True
     return False
+
+
+def _hold_families(planned: list[_Method], cross: CrossFile, module: str | None, path: str) -> None:
+    """Skip a class tool method whose family another file (or round) left as it is."""
+    if not cross.held or not module:
+        return
+    for entry in planned:
+        if entry.cls is not None and entry.status == "migrate":
+            key = f"{_dotted_name(module, entry.cls.qualname)}.{entry.node.name.value}"
+            root, why = cross.held.get(key, (None, ""))
+            if root is not None and root != f"{path}:{key}":  # the skip itself keeps its reason
+                entry.status, entry.reason = "skip", why
+
+
+def _record_member(
+    report: ToolReturnsReport,
+    entry: _Method,
+    event: MethodEvent,
+    cross: CrossFile,
+    module: str | None,
+) -> None:
+    if entry.cls is None or entry.shape is not None or not module:
+        return  # a framework calls its tools through an adapter that takes both kinds
+    key = f"{_dotted_name(module, entry.cls.qualname)}.{entry.node.name.value}"
+    own = entry.status == "skip" and not entry.pending
+    own = own and cross.held.get(key, ("", ""))[1] != entry.reason
+    report.members.append(Member(key, event.path, event.line, entry.status, entry.reason, own))
 
 
 def _guard_wiring(planned: list[_Method], local: dict[str, _Class]) -> bool:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from toolwire import files, writes
-from toolwire.codemods._crossfile import CrossFile, index_module
+from toolwire.codemods._crossfile import CrossFile, Member, family_holds, index_module
 from toolwire.codemods._dict_calls import dict_tool_calls
 from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
 from toolwire.config import Config
@@ -61,6 +61,7 @@ class FileOutcome:
     wired: set[str] = field(default_factory=set)
     results: dict[str, bool] = field(default_factory=dict)
     kept_tools: dict[str, str] = field(default_factory=dict)
+    members: list[Member] = field(default_factory=list)
     sinks: int = 0
     str_calls: int = 0
     review: list[Finding] = field(default_factory=list)
@@ -329,6 +330,7 @@ def _tool_returns(
     outcome.returns_text, outcome.returns_error = report.text, report.error
     outcome.returns_marked = report.marked
     outcome.known_tools = report.known_tools
+    outcome.members = report.members
     if new is not tree:
         code: str = new.code
         if code != text:
@@ -349,6 +351,7 @@ class _Finish:
     new_text: str | None
     digest: bytes | None  # of the bytes `new_text` was made from
     migrated_methods: frozenset[str] = frozenset()  # class tool methods the run migrated
+    kept_classes: frozenset[str] = frozenset()  # tool classes of the run left as they are
 
 
 def finish_file(task: _Finish) -> FileOutcome:
@@ -457,6 +460,11 @@ def _wire_content(
     # The migration rewrites whatever the analysis can prove, whatever select/ignore say;
     # only the checks that carry its fixes or its review list need to run.
     config = task.config.with_overrides(select=tuple(sorted(REVIEW_CODES)), ignore=())
+    if task.kept_classes.intersection(config.tool_bases):
+        # A tool base the run left as it is still returns str; it stays non-empty so that
+        # a class is a tool only through a base, never by its signature.
+        bases = tuple(b for b in config.tool_bases if b not in task.kept_classes)
+        config = config.with_overrides(tool_bases=bases or ("<kept>",))
     module = module_name(task.path, config)
     lines = source_lines(text)
     with warnings.catch_warnings():
@@ -529,9 +537,14 @@ def _pass_one(args: tuple[Path, Config, CrossFile]) -> FileOutcome:
 
 
 def _index_one(args: tuple[Path, Config]) -> dict[str, tuple[str, ...]]:
-    path, config = args
+    config = args[1]
     if not shapes_for(config.presets).classes:
         return {}
+    return _index_any(args)
+
+
+def _index_any(args: tuple[Path, Config]) -> dict[str, tuple[str, ...]]:
+    path, config = args
     module = module_name(path, config)
     data = _read(path)
     if module is None or isinstance(data, Finding) or b"class" not in data:
@@ -554,10 +567,23 @@ def _settled_pass_one(
     for found in parallel_map(_index_one, items, jobs):
         classes.update(found)
     cross = CrossFile(classes)
+    family_index: dict[str, tuple[str, ...]] | None = classes or None
     for _ in range(_ROUNDS):
         first = parallel_map(_pass_one, [(p, c, cross) for p, c in items], jobs)
+        members = [m for o in first for m in o.members]
+        held = dict(cross.held)
+        if _may_hold(members):
+            if family_index is None:  # the hierarchy is read only when a family may split
+                family_index = {}
+                for found in parallel_map(_index_any, items, jobs):
+                    family_index.update(found)
+            for key, hold in family_holds(members, family_index).items():
+                held.setdefault(key, hold)
         if not classes:
-            return first, True
+            if held == cross.held:
+                return first, True
+            cross = CrossFile(held=held)
+            continue
         wired = frozenset(w for o in first for w in o.wired)
         results = {k: v for o in first for k, v in o.results.items()}
         blocked = dict(cross.blocked)
@@ -569,11 +595,17 @@ def _settled_pass_one(
                             f"its subclass {kept} keeps a tool method (`{why}`), "
                             "and the adapter base would wrap that too"
                         )
-        settled = CrossFile(classes, wired, results, blocked)
+        settled = CrossFile(classes, wired, results, blocked, held)
         if settled == cross:
             return first, True
         cross = settled
     return first, False
+
+
+def _may_hold(members: list[Member]) -> bool:
+    """Some method name is skipped in one class and migrated in another (or its stub)."""
+    skipped = {m.key.rpartition(".")[2] for m in members if m.own}
+    return any(m.status == "migrate" and m.key.rpartition(".")[2] in skipped for m in members)
 
 
 def migrate_paths(
@@ -610,8 +642,11 @@ def migrate_paths(
             return summary
     known = frozenset(t for o in first for t in o.known_tools)
     methods = frozenset(e.method for o in first for e in o.migrated if e.cls)
+    members = [m for o in first for m in o.members]
+    tools = {m.key.rpartition(".")[0] for m in members if m.status != "skip"}
+    kept = frozenset(m.key.rpartition(".")[0] for m in members) - tools
     tasks = [
-        _Finish(p, c, mode, "wire-content" in codemods, known, o.new_text, o.digest, methods)
+        _Finish(p, c, mode, "wire-content" in codemods, known, o.new_text, o.digest, methods, kept)
         for p, c, o in zip(listed, configs, first, strict=True)
     ]
     second = parallel_map(finish_file, tasks, jobs)
