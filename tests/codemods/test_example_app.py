@@ -23,22 +23,18 @@ def test_example_app_migrates_and_its_tests_pass(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    migrated = {(e["class"], e["method"]) for e in summary["migrated"]}
-    assert ("CalculatorTool", "execute") in migrated and ("Tool", "execute") in migrated
-    assert len(migrated) == 8
-    assert [(e["class"], e["reason"]) for e in summary["skipped"]] == [
-        ("MemoryTool", "annotated `-> Optional[str]`, not `-> str`")
-    ]
-    # 3 in `except` handlers, 6 by their "Error: ..." text (error-markers)
-    assert (summary["returns_error"], summary["returns_error_by_marker"]) == (9, 6)
+    # MemoryTool.execute (`-> Optional[str]`) is skipped, and the loop calls every tool
+    # through the base `Tool`: its whole `execute` family stays as it is, each member
+    # naming the skipped one (a declaration is migrated with all its implementations).
+    assert summary["migrated"] == []
+    skipped = {e["class"]: e["reason"] for e in summary["skipped"]}
+    assert skipped.pop("MemoryTool") == "annotated `-> Optional[str]`, not `-> str`"
+    assert "Tool" in skipped and "CalculatorTool" in skipped and len(skipped) == 8
+    assert all("`MemoryTool.execute` (agent/tools/memory.py:19)" in r for r in skipped.values())
     for path, data in before.items():
-        text = path.read_text(encoding="utf-8")
-        ast.parse(text)
-        if path.name in ("memory.py", "files.py", "chat.py", "state.py", "app.py"):
-            assert path.read_bytes() == data, path  # nothing to migrate there
-    assert 'ToolResult.error("Error: division by zero")' in (
-        app / "agent" / "tools" / "calculator.py"
-    ).read_text(encoding="utf-8")
+        ast.parse(path.read_text(encoding="utf-8"))
+        if path.parent.name == "tools":
+            assert path.read_bytes() == data, path
 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(app)])}
     tests = subprocess.run(
