@@ -16,7 +16,7 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["ClassIndex", "CrossFile", "Member", "family_holds", "index_module"]
+__all__ = ["FAMILY", "ClassIndex", "CrossFile", "Member", "family_holds", "index_module"]
 
 ClassIndex = Mapping[str, tuple[str, ...]]  # dotted class -> its bases, dotted
 
@@ -48,6 +48,7 @@ class CrossFile:
         return name in bases or any(a in bases for a in self.ancestors(name))
 
 
+FAMILY = "its family of "  # how a family hold's reason begins
 _PROTOCOLS = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
 
 
@@ -106,7 +107,7 @@ def family_holds(members: Iterable[Member], classes: ClassIndex) -> dict[str, tu
                 continue
             root = roots[0]
             why = (
-                f"its family of `{method}` (declaration, overrides, stub) is migrated all "
+                f"{FAMILY}`{method}` (declaration, overrides, stub) is migrated all "
                 f"together or not at all, and `{root.name}` ({root.path}:{root.line}) is "
                 f"skipped: {root.reason}"
             )

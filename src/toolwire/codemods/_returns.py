@@ -26,7 +26,7 @@ from toolwire.codemods._common import (
     insert_imports,
 )
 from toolwire.codemods._common import result_reference as _result_reference
-from toolwire.codemods._crossfile import CrossFile, Member
+from toolwire.codemods._crossfile import FAMILY, CrossFile, Member, family_holds
 from toolwire.codemods._reports import MethodEvent, ToolReturnsReport
 from toolwire.config import Config
 from toolwire.engine import module_name
@@ -386,9 +386,11 @@ class ToolReturns:
                     f"{cls.qualname} uses the `str` of the inherited `{use}`",
                 )
         self._settle(planned, local, names, results, methods)
-        self._wire(planned, local, names)
         wanted_names = methods | {e.node.name.value for e in planned if e.cls is None}
         lines = self._lines(tree, planned, wanted_names)
+        while _hold_in_module(planned, local, names, module, self.filename or "<unknown>", lines):
+            self._settle(planned, local, names, results, methods)
+        self._wire(planned, local, names)
         path = self.filename or "<unknown>"
         if unlisted:
             wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
@@ -1040,6 +1042,47 @@ def _hold_families(planned: list[_Method], cross: CrossFile, module: str | None,
                 entry.status, entry.reason = "skip", why
 
 
+def _hold_in_module(
+    planned: list[_Method],
+    local: dict[str, _Class],
+    names: ModuleNames,
+    module: str | None,
+    path: str,
+    lines: Mapping[cst.FunctionDef, int],
+) -> bool:
+    """The family rule inside one module (the run applies it across files); True if it
+    skipped a method."""
+    members = [
+        Member(
+            f"{_dotted_name(module, e.cls.qualname)}.{e.node.name.value}",
+            path,
+            lines.get(e.node, 0),
+            e.status,
+            e.reason,
+            e.status == "skip" and not e.pending and not e.reason.startswith(FAMILY),
+        )
+        for e in planned
+        if e.cls is not None and e.shape is None
+    ]
+    if not any(m.own for m in members) or not any(m.status == "migrate" for m in members):
+        return False
+    index = {
+        _dotted_name(module, c.qualname): tuple(
+            names.resolve(b, local) or "" for b in _base_exprs(c.node)
+        )
+        for c in local.values()
+    }
+    held = family_holds(members, index)
+    changed = False
+    for entry in planned:
+        if entry.cls is not None and entry.status == "migrate":
+            key = f"{_dotted_name(module, entry.cls.qualname)}.{entry.node.name.value}"
+            if key in held:
+                entry.status, entry.reason = "skip", held[key][1]
+                changed = True
+    return changed
+
+
 def _record_member(
     report: ToolReturnsReport,
     entry: _Method,
@@ -1050,8 +1093,7 @@ def _record_member(
     if entry.cls is None or entry.shape is not None or not module:
         return  # a framework calls its tools through an adapter that takes both kinds
     key = f"{_dotted_name(module, entry.cls.qualname)}.{entry.node.name.value}"
-    own = entry.status == "skip" and not entry.pending
-    own = own and cross.held.get(key, ("", ""))[1] != entry.reason
+    own = entry.status == "skip" and not entry.pending and not entry.reason.startswith(FAMILY)
     report.members.append(Member(key, event.path, event.line, entry.status, entry.reason, own))
 
 
