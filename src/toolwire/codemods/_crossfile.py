@@ -12,11 +12,18 @@ others did.
 from __future__ import annotations
 
 import ast
-import functools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["FAMILY", "ClassIndex", "CrossFile", "Member", "family_holds", "index_module"]
+__all__ = [
+    "FAMILY",
+    "ClassIndex",
+    "CrossFile",
+    "Member",
+    "family_holds",
+    "index_module",
+    "split_declarations",
+]
 
 ClassIndex = Mapping[str, tuple[str, ...]]  # dotted class -> its bases, dotted
 
@@ -48,7 +55,7 @@ class CrossFile:
         return name in bases or any(a in bases for a in self.ancestors(name))
 
 
-FAMILY = "its family of "  # how a family hold's reason begins
+FAMILY = "the declaration of "  # how a declaration hold's reason begins
 _PROTOCOLS = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
 
 
@@ -70,14 +77,14 @@ class Member:
 
 
 def family_holds(members: Iterable[Member], classes: ClassIndex) -> dict[str, tuple[str, str]]:
-    """`Class.method` -> (the skip that holds it, why) for each migrating member of a
-    family with a skip.
+    """`Class.method` -> (the skip that holds it, why) for each migrating declaration of
+    a skipped implementation.
 
-    A family is one method name over the classes of the run linked by inheritance (a
-    declaration, its overrides, the implementations below them; a `.pyi` and its `.py`
-    share their dotted name), plus every class with that method under a `Protocol` that
-    declares it (any of them may stand behind the protocol). A caller through any member
-    may reach any other, so the family is migrated all together or not at all.
+    A declaration is held when a class of the run below it (by inheritance; any class
+    with the method, for a `Protocol`) skips its method: a caller through the
+    declaration may reach that implementation, which still returns a str. A `.pyi` and
+    its `.py` share their dotted name, so a stub entry and its implementation hold each
+    other. The implementations that can be migrated still are.
     """
     index = CrossFile(classes)
     by_method: dict[str, dict[str, list[Member]]] = {}
@@ -86,42 +93,58 @@ def family_holds(members: Iterable[Member], classes: ClassIndex) -> dict[str, tu
         by_method.setdefault(method, {}).setdefault(owner, []).append(member)
     held: dict[str, tuple[str, str]] = {}
     for method, owners in by_method.items():
-        if not any(m.own for ms in owners.values() for m in ms):
+        skips = sorted(
+            ((o, m) for o, ms in owners.items() for m in ms if m.own),
+            key=lambda om: (om[1].path, om[1].line),
+        )
+        if not skips:
             continue
-        parent = {owner: owner for owner in owners}
-        find = functools.partial(_find, parent)
-
-        protocols = [o for o in owners if _PROTOCOLS.intersection(classes.get(o, ()))]
-        for owner in owners:
-            for ancestor in index.ancestors(owner):
-                if ancestor in parent:
-                    parent[find(owner)] = find(ancestor)
-            for protocol in protocols:
-                parent[find(owner)] = find(protocol)
-        families: dict[str, list[Member]] = {}
         for owner, found in owners.items():
-            families.setdefault(find(owner), []).extend(found)
-        for family in families.values():
-            roots = sorted((m for m in family if m.own), key=lambda m: (m.path, m.line))
-            if not roots:
-                continue
-            root = roots[0]
-            why = (
-                f"{FAMILY}`{method}` (declaration, overrides, stub) is migrated all "
-                f"together or not at all, and `{root.name}` ({root.path}:{root.line}) is "
-                f"skipped: {root.reason}"
-            )
-            for member in family:
-                if member.status == "migrate":
-                    held.setdefault(member.key, (f"{root.path}:{root.key}", why))
+            protocol = bool(_PROTOCOLS.intersection(classes.get(owner, ())))
+            for skip_owner, root in skips:
+                if not (skip_owner == owner or protocol or owner in index.ancestors(skip_owner)):
+                    continue
+                why = (
+                    f"{FAMILY}`{method}` is migrated only with every implementation the run "
+                    f"sees, and `{root.name}` ({root.path}:{root.line}) is skipped: "
+                    f"{root.reason}"
+                )
+                for member in found:
+                    if member.status == "migrate":
+                        held.setdefault(member.key, (f"{root.path}:{root.key}", why))
+                break
     return held
 
 
-def _find(parent: dict[str, str], owner: str) -> str:
-    while parent[owner] != owner:
-        parent[owner] = parent[parent[owner]]
-        owner = parent[owner]
-    return owner
+def split_declarations(members: Iterable[Member], classes: ClassIndex) -> dict[str, str]:
+    """Dotted class -> what a call of its held declarations may now return, for each held
+    declaration with a migrated implementation below it: such a call gets a ToolResult
+    from one implementation and a str from another."""
+    index = CrossFile(classes)
+    every = list(members)
+    out: dict[str, list[str]] = {}
+    for held in every:
+        if held.status != "skip" or held.own or not held.reason.startswith(FAMILY):
+            continue
+        owner, _, method = held.key.rpartition(".")
+        protocol = bool(_PROTOCOLS.intersection(classes.get(owner, ())))
+        below = [
+            m
+            for m in every
+            if m.key.rpartition(".")[2] == method
+            and m.key != held.key
+            and (protocol or owner in index.ancestors(m.key.rpartition(".")[0]))
+        ]
+        if not any(m.status == "migrate" for m in below):
+            continue
+        skipped = sorted({m.name for m in below if m.own})
+        if skipped:
+            strs = ", ".join(f"`{n}`" for n in skipped)
+            out.setdefault(owner, []).append(
+                f"`{held.name}` now returns a ToolResult from the migrated implementations "
+                f"and a str from {strs}"
+            )
+    return {owner: "; ".join(texts) for owner, texts in out.items()}
 
 
 def index_module(source: bytes, module: str, is_package: bool) -> dict[str, tuple[str, ...]]:

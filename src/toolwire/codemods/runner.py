@@ -22,9 +22,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from toolwire import files, writes
-from toolwire.codemods._crossfile import CrossFile, Member, family_holds, index_module
+from toolwire.codemods._crossfile import (
+    CrossFile,
+    Member,
+    family_holds,
+    index_module,
+    split_declarations,
+)
 from toolwire.codemods._dict_calls import dict_tool_calls
-from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
+from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, span_of, split_findings
 from toolwire.config import Config
 from toolwire.engine import (
     batch_gc,
@@ -352,6 +358,9 @@ class _Finish:
     digest: bytes | None  # of the bytes `new_text` was made from
     migrated_methods: frozenset[str] = frozenset()  # class tool methods the run migrated
     kept_classes: frozenset[str] = frozenset()  # tool classes of the run left as they are
+    # kept classes with a held declaration that some migrated implementation overrides:
+    # dotted class -> what a call through it may now return
+    split: tuple[tuple[str, str], ...] = ()
 
 
 def finish_file(task: _Finish) -> FileOutcome:
@@ -371,7 +380,7 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
         _raced(outcome)
         return
     outcome.left = dict_tool_calls(data, name, task.migrated_methods)
-    filters = Prefilter.of(config, task.known_tools)
+    filters = Prefilter.of(config, task.known_tools | frozenset(c for c, _ in task.split))
     if task.new_text is None and not filters.may_rewire(data):
         return
     original, problem = decode(data, name)
@@ -465,6 +474,7 @@ def _wire_content(
         # a class is a tool only through a base, never by its signature.
         bases = tuple(b for b in config.tool_bases if b not in task.kept_classes)
         config = config.with_overrides(tool_bases=bases or ("<kept>",))
+    config = config.with_overrides(kept_tools=tuple(sorted(task.kept_classes)))
     module = module_name(task.path, config)
     lines = source_lines(text)
     with warnings.catch_warnings():
@@ -472,6 +482,8 @@ def _wire_content(
         findings = check_tree(
             tree, lines, name, config, module=module, known_tools=task.known_tools, text=text
         )
+        if task.split:
+            findings += _split_uses(tree, lines, name, config, module, task, text, findings)
     content, stringify, review = split_findings(findings)
     if not (content or stringify):
         outcome.review.extend(review)
@@ -505,6 +517,52 @@ def _wire_content(
         outcome.errors.append(_broken(name, problem))
         return text, None
     return new_text, new_tree
+
+
+def _split_uses(
+    tree: ast.Module,
+    lines: Sequence[str],
+    name: str,
+    config: Config,
+    module: str | None,
+    task: _Finish,
+    text: str,
+    found: list[Finding],
+) -> list[Finding]:
+    """The uses of a call through a held declaration that would need `.content` if the
+    call returned a ToolResult, each left for a person: it returns either kind now.
+
+    The checks run once more with the split declarations' classes taken as tools; what
+    they add (a rewrite or a review) is such a use. A use narrowed by
+    `isinstance(x, ToolResult)` works with both, and the checks see it as fine.
+    """
+    split = dict(task.split)
+    kept = tuple(c for c in config.kept_tools if c not in split)
+    both = config.with_overrides(kept_tools=kept)
+    every = check_tree(
+        tree,
+        lines,
+        name,
+        both,
+        module=module,
+        known_tools=task.known_tools | frozenset(split),
+        text=text,
+    )
+    seen = {(span_of(f), f.code) for f in found}
+    why = "; ".join(split.values())
+    out: list[Finding] = []
+    for finding in every:
+        if (span_of(finding), finding.code) in seen or finding.code not in REVIEW_CODES:
+            continue
+        seen.add((span_of(finding), finding.code))
+        out.append(
+            replace(
+                finding,
+                message=f"{why}: this use needs `.content` only for the first; left for a person",
+                fix=None,
+            )
+        )
+    return out
 
 
 def _broken(name: str, problem: Finding | None) -> Finding:
@@ -557,7 +615,7 @@ _ROUNDS = 6
 
 def _settled_pass_one(
     items: list[tuple[Path, Config]], jobs: int
-) -> tuple[list[FileOutcome], bool]:
+) -> tuple[list[FileOutcome], bool, dict[str, tuple[str, ...]]]:
     """Pass one, repeated until what each file assumed about the others is what they did.
 
     Each round's assumptions only grow the classes left as they are, so it settles in a
@@ -581,7 +639,7 @@ def _settled_pass_one(
                 held.setdefault(key, hold)
         if not classes:
             if held == cross.held:
-                return first, True
+                return first, True, family_index or {}
             cross = CrossFile(held=held)
             continue
         wired = frozenset(w for o in first for w in o.wired)
@@ -597,9 +655,9 @@ def _settled_pass_one(
                         )
         settled = CrossFile(classes, wired, results, blocked, held)
         if settled == cross:
-            return first, True
+            return first, True, family_index or {}
         cross = settled
-    return first, False
+    return first, False, family_index or {}
 
 
 def _may_hold(members: list[Member]) -> bool:
@@ -632,8 +690,9 @@ def migrate_paths(
             writes.sweep(directory)
     configs = [config_for(p) for p in listed]
     first: list[FileOutcome] = [FileOutcome(str(p)) for p in listed]
+    classes: dict[str, tuple[str, ...]] = {}
     if "tool-returns" in codemods:
-        first, settled = _settled_pass_one(list(zip(listed, configs, strict=True)), jobs)
+        first, settled, classes = _settled_pass_one(list(zip(listed, configs, strict=True)), jobs)
         if not settled:
             # Never write a half-agreed plan: report it, change nothing.
             summary.errors.append(
@@ -645,8 +704,20 @@ def migrate_paths(
     members = [m for o in first for m in o.members]
     tools = {m.key.rpartition(".")[0] for m in members if m.status != "skip"}
     kept = frozenset(m.key.rpartition(".")[0] for m in members) - tools
+    split = tuple(sorted(split_declarations(members, classes).items())) if classes else ()
     tasks = [
-        _Finish(p, c, mode, "wire-content" in codemods, known, o.new_text, o.digest, methods, kept)
+        _Finish(
+            p,
+            c,
+            mode,
+            "wire-content" in codemods,
+            known,
+            o.new_text,
+            o.digest,
+            methods,
+            kept,
+            split,
+        )
         for p, c, o in zip(listed, configs, first, strict=True)
     ]
     second = parallel_map(finish_file, tasks, jobs)
