@@ -117,6 +117,9 @@ class Config:
     result_classes: tuple[str, ...] = ("toolwire.ToolResult",)
     tool_methods: tuple[str, ...] = ("execute",)
     tool_bases: tuple[str, ...] = ()
+    # Set by migrate only: classes whose tool methods it left returning str. An instance
+    # annotated with one is not a tool, whatever the value assigned (`d.get(k) or T()`).
+    kept_tools: tuple[str, ...] = ()
     wire_sinks: tuple[CallSink, ...] = ()
     message_sinks: tuple[MessageSink, ...] = ()
     egress_sinks: tuple[CallSink, ...] = ()

@@ -64,7 +64,7 @@ class ToolLoop:
         if call.name in self.plain_text_tools:
             return ChatMessage.tool_result(call.id, _plain_text(result))
         # The old contract: the return value IS the wire text. `toolwire migrate`
-        # rewrites this argument to `result.content`.
+        # lists it while `Tool.execute` stays `-> str`, then rewrites it to `.content`.
         return ChatMessage.tool_result(call.id, result)
 
     def run(self, calls: Sequence[ToolCall]) -> list[ChatMessage]:

@@ -278,7 +278,8 @@ class ModuleFacts:
             self._loggers,
         ) = _matchers(config)
         self.tool_methods = frozenset(config.tool_methods)
-        self.tool_classes: set[str] = {*config.tool_bases, *known_tools}
+        self.kept_tools = frozenset(config.kept_tools)
+        self.tool_classes: set[str] = {*config.tool_bases, *known_tools} - self.kept_tools
         packages = frozenset(
             [
                 (module or "").partition(".")[0],
@@ -457,6 +458,8 @@ class ModuleFacts:
             return L.ARTIFACT
         if self.is_tool_class(dotted):
             return L.TOOL
+        if dotted in self.kept_tools:
+            return L.OTHER  # a plain instance: the annotation wins over the value
         local = self.local_class(node)
         if local is not None and dotted == local.qualname:
             return L.instance(local.index)
@@ -609,6 +612,8 @@ class ModuleFacts:
         return out
 
     def _is_tool(self, info: ClassInfo) -> bool:
+        if info.qualname in self.kept_tools:
+            return False
         if info.qualname in self.tool_classes:
             return True  # a configured tool base defined in this very module
         if any(self.is_tool_class(b) for b in info.bases):

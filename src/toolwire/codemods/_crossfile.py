@@ -15,7 +15,15 @@ import ast
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["ClassIndex", "CrossFile", "index_module"]
+__all__ = [
+    "FAMILY",
+    "ClassIndex",
+    "CrossFile",
+    "Member",
+    "family_holds",
+    "index_module",
+    "split_declarations",
+]
 
 ClassIndex = Mapping[str, tuple[str, ...]]  # dotted class -> its bases, dotted
 
@@ -28,6 +36,8 @@ class CrossFile:
     wired: frozenset[str] = frozenset()  # classes whose tool methods the adapter wraps
     results: Mapping[str, bool] = field(default_factory=dict)  # `Class.method` -> a result
     blocked: Mapping[str, str] = field(default_factory=dict)  # class -> why it stays
+    # `Class.method` -> (`path:Class.method` of the skip that holds its family, why)
+    held: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def ancestors(self, name: str) -> Iterator[str]:
         """The dotted ancestors of a class the index knows, breadth first, each once."""
@@ -43,6 +53,98 @@ class CrossFile:
 
     def derives(self, name: str, bases: frozenset[str]) -> bool:
         return name in bases or any(a in bases for a in self.ancestors(name))
+
+
+FAMILY = "the declaration of "  # how a declaration hold's reason begins
+_PROTOCOLS = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A class tool method pass one planned, for the all-or-none rule of its family."""
+
+    key: str  # dotted `module.Class.method`
+    path: str
+    line: int
+    status: str  # migrate | already | skip
+    reason: str = ""
+    own: bool = False  # a skip of its own: not pending, not a family hold
+
+    @property
+    def name(self) -> str:
+        owner, _, method = self.key.rpartition(".")
+        return f"{owner.rpartition('.')[2]}.{method}"
+
+
+def family_holds(members: Iterable[Member], classes: ClassIndex) -> dict[str, tuple[str, str]]:
+    """`Class.method` -> (the skip that holds it, why) for each migrating declaration of
+    a skipped implementation.
+
+    A declaration is held when a class of the run below it (by inheritance; any class
+    with the method, for a `Protocol`) skips its method: a caller through the
+    declaration may reach that implementation, which still returns a str. A `.pyi` and
+    its `.py` share their dotted name, so a stub entry and its implementation hold each
+    other. The implementations that can be migrated still are.
+    """
+    index = CrossFile(classes)
+    by_method: dict[str, dict[str, list[Member]]] = {}
+    for member in members:
+        owner, _, method = member.key.rpartition(".")
+        by_method.setdefault(method, {}).setdefault(owner, []).append(member)
+    held: dict[str, tuple[str, str]] = {}
+    for method, owners in by_method.items():
+        skips = sorted(
+            ((o, m) for o, ms in owners.items() for m in ms if m.own),
+            key=lambda om: (om[1].path, om[1].line),
+        )
+        if not skips:
+            continue
+        for owner, found in owners.items():
+            protocol = bool(_PROTOCOLS.intersection(classes.get(owner, ())))
+            for skip_owner, root in skips:
+                if not (skip_owner == owner or protocol or owner in index.ancestors(skip_owner)):
+                    continue
+                why = (
+                    f"{FAMILY}`{method}` is migrated only with every implementation the run "
+                    f"sees, and `{root.name}` ({root.path}:{root.line}) is skipped: "
+                    f"{root.reason}"
+                )
+                for member in found:
+                    if member.status == "migrate":
+                        held.setdefault(member.key, (f"{root.path}:{root.key}", why))
+                break
+    return held
+
+
+def split_declarations(members: Iterable[Member], classes: ClassIndex) -> dict[str, str]:
+    """Dotted class -> what a call of its held declarations may now return, for each held
+    declaration with a migrated implementation below it: such a call gets a ToolResult
+    from one implementation and a str from another."""
+    index = CrossFile(classes)
+    every = list(members)
+    out: dict[str, list[str]] = {}
+    for held in every:
+        if held.status != "skip" or held.own or not held.reason.startswith(FAMILY):
+            continue
+        owner, _, method = held.key.rpartition(".")
+        protocol = bool(_PROTOCOLS.intersection(classes.get(owner, ())))
+        below = [
+            m
+            for m in every
+            if m.key.rpartition(".")[2] == method
+            and m.key != held.key
+            and (protocol or owner in index.ancestors(m.key.rpartition(".")[0]))
+        ]
+        if not any(m.status == "migrate" for m in below):
+            continue
+        skipped = sorted({m.name for m in below if m.own})
+        if skipped:
+            strs = ", ".join(f"`{n}`" for n in skipped)
+            out.setdefault(owner, []).append(
+                f"`{held.name}` now returns a ToolResult from the migrated implementations "
+                f"and a str from {strs}"
+            )
+    return {owner: "; ".join(texts) for owner, texts in out.items()}
 
 
 def index_module(source: bytes, module: str, is_package: bool) -> dict[str, tuple[str, ...]]:

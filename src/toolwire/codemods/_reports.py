@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from toolwire.codemods._crossfile import Member
 from toolwire.findings import Finding
 
 __all__ = ["FIX", "REVIEW_CODES", "MethodEvent", "Span", "ToolReturnsReport", "split_findings"]
@@ -49,6 +50,7 @@ class ToolReturnsReport:
     wired: set[str] = field(default_factory=set)  # classes the adapter base now wraps
     results: dict[str, bool] = field(default_factory=dict)  # `Class.method`: returns a result
     kept: dict[str, str] = field(default_factory=dict)  # class -> a tool method left as is
+    members: list[Member] = field(default_factory=list)  # class tool methods, for families
 
 
 def span_of(finding: Finding) -> Span:

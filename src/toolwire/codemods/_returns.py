@@ -28,7 +28,7 @@ from toolwire.codemods._common import (
     insert_imports,
 )
 from toolwire.codemods._common import result_reference as _result_reference
-from toolwire.codemods._crossfile import CrossFile
+from toolwire.codemods._crossfile import FAMILY, CrossFile, Member, family_holds
 from toolwire.codemods._reports import MethodEvent, ToolReturnsReport
 from toolwire.config import Config
 from toolwire.engine import module_name
@@ -642,6 +642,7 @@ class ToolReturns:
             why = self.cross.blocked.get(_dotted_name(module, entry.cls.qualname))
             if why and entry.status == "migrate":
                 entry.status, entry.reason = "skip", why
+        _hold_families(planned, self.cross, module, self.filename or "<unknown>")
         found = _function_tools(tree, names, shapes.functions)
         # `@mcp.tool()` and `@agent.tool` hand the function back: a direct call of it in
         # this module would get what the adapter returns.
@@ -680,9 +681,11 @@ class ToolReturns:
                 )
         self._scope_names(tree, planned, names)
         self._settle(planned, local, names, results, methods)
-        self._wire(planned, local, names)
         wanted_names = methods | {e.node.name.value for e in planned if e.cls is None}
         lines = self._lines(tree, planned, wanted_names)
+        while _hold_in_module(planned, local, names, module, self.filename or "<unknown>", lines):
+            self._settle(planned, local, names, results, methods)
+        self._wire(planned, local, names)
         path = self.filename or "<unknown>"
         if unlisted:
             wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
@@ -712,6 +715,7 @@ class ToolReturns:
                     )
                 if entry.status == "migrate" and isinstance(entry.shape, ClassShape):
                     self.report.wired.add(key.rpartition(".")[0])
+            _record_member(self.report, entry, event, self.cross, module)
             if entry.status == "skip":
                 self.report.skipped.append(event)
                 self.warnings.append(f"line {line}: skipped {event.name}: {entry.reason}")
@@ -1382,6 +1386,73 @@ def _marked(value: cst.BaseExpression, markers: Sequence[str]) -> bool:
             if not rest or not (rest[0].isalnum() or rest[0] == "_"):
                 return True
     return False
+
+
+def _hold_families(planned: list[_Method], cross: CrossFile, module: str | None, path: str) -> None:
+    """Skip a class tool method whose family another file (or round) left as it is."""
+    if not cross.held or not module:
+        return
+    for entry in planned:
+        if entry.cls is not None and entry.status == "migrate":
+            key = f"{_dotted_name(module, entry.cls.qualname)}.{entry.node.name.value}"
+            root, why = cross.held.get(key, (None, ""))
+            if root is not None and root != f"{path}:{key}":  # the skip itself keeps its reason
+                entry.status, entry.reason = "skip", why
+
+
+def _hold_in_module(
+    planned: list[_Method],
+    local: dict[str, _Class],
+    names: ModuleNames,
+    module: str | None,
+    path: str,
+    lines: Mapping[cst.FunctionDef, int],
+) -> bool:
+    """The family rule inside one module (the run applies it across files); True if it
+    skipped a method."""
+    members = [
+        Member(
+            f"{_dotted_name(module, e.cls.qualname)}.{e.node.name.value}",
+            path,
+            lines.get(e.node, 0),
+            e.status,
+            e.reason,
+            e.status == "skip" and not e.pending and not e.reason.startswith(FAMILY),
+        )
+        for e in planned
+        if e.cls is not None and e.shape is None
+    ]
+    if not any(m.own for m in members) or not any(m.status == "migrate" for m in members):
+        return False
+    index = {
+        _dotted_name(module, c.qualname): tuple(
+            names.resolve(b, local) or "" for b in _base_exprs(c.node)
+        )
+        for c in local.values()
+    }
+    held = family_holds(members, index)
+    changed = False
+    for entry in planned:
+        if entry.cls is not None and entry.status == "migrate":
+            key = f"{_dotted_name(module, entry.cls.qualname)}.{entry.node.name.value}"
+            if key in held:
+                entry.status, entry.reason = "skip", held[key][1]
+                changed = True
+    return changed
+
+
+def _record_member(
+    report: ToolReturnsReport,
+    entry: _Method,
+    event: MethodEvent,
+    cross: CrossFile,
+    module: str | None,
+) -> None:
+    if entry.cls is None or entry.shape is not None or not module:
+        return  # a framework calls its tools through an adapter that takes both kinds
+    key = f"{_dotted_name(module, entry.cls.qualname)}.{entry.node.name.value}"
+    own = entry.status == "skip" and not entry.pending and not entry.reason.startswith(FAMILY)
+    report.members.append(Member(key, event.path, event.line, entry.status, entry.reason, own))
 
 
 def _guard_wiring(planned: list[_Method], local: dict[str, _Class]) -> bool:

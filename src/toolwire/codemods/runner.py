@@ -23,9 +23,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from toolwire import files, writes
-from toolwire.codemods._crossfile import CrossFile, index_module
+from toolwire.codemods._crossfile import (
+    CrossFile,
+    Member,
+    family_holds,
+    index_module,
+    split_declarations,
+)
 from toolwire.codemods._dict_calls import dict_tool_calls
-from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, split_findings
+from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, span_of, split_findings
 from toolwire.config import Config
 from toolwire.engine import (
     batch_gc,
@@ -62,6 +68,7 @@ class FileOutcome:
     wired: set[str] = field(default_factory=set)
     results: dict[str, bool] = field(default_factory=dict)
     kept_tools: dict[str, str] = field(default_factory=dict)
+    members: list[Member] = field(default_factory=list)
     sinks: int = 0
     str_calls: int = 0
     review: list[Finding] = field(default_factory=list)
@@ -365,6 +372,7 @@ def _tool_returns(
     outcome.returns_text, outcome.returns_error = report.text, report.error
     outcome.returns_marked = report.marked
     outcome.known_tools = report.known_tools
+    outcome.members = report.members
     if new is not tree:
         code: str = new.code
         if code != text:
@@ -386,6 +394,10 @@ class _Finish:
     digest: bytes | None  # of the bytes `new_text` was made from
     migrated_methods: frozenset[str] = frozenset()  # class tool methods the run migrated
     reported: bool = False  # pass one reported an error for this file: it is left alone
+    kept_classes: frozenset[str] = frozenset()  # tool classes of the run left as they are
+    # kept classes with a held declaration that some migrated implementation overrides:
+    # dotted class -> what a call through it may now return
+    split: tuple[tuple[str, str], ...] = ()
 
 
 def finish_file(task: _Finish) -> FileOutcome:
@@ -405,7 +417,7 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
         _raced(outcome)
         return
     outcome.left = dict_tool_calls(data, name, task.migrated_methods)
-    filters = Prefilter.of(config, task.known_tools)
+    filters = Prefilter.of(config, task.known_tools | frozenset(c for c, _ in task.split))
     if task.new_text is None and not filters.may_rewire(data):
         return
     original, problem = decode(data, name)
@@ -500,6 +512,12 @@ def _wire_content(
     # The migration rewrites whatever the analysis can prove, whatever select/ignore say;
     # only the checks that carry its fixes or its review list need to run.
     config = task.config.with_overrides(select=tuple(sorted(REVIEW_CODES)), ignore=())
+    if task.kept_classes.intersection(config.tool_bases):
+        # A tool base the run left as it is still returns str; it stays non-empty so that
+        # a class is a tool only through a base, never by its signature.
+        bases = tuple(b for b in config.tool_bases if b not in task.kept_classes)
+        config = config.with_overrides(tool_bases=bases or ("<kept>",))
+    config = config.with_overrides(kept_tools=tuple(sorted(task.kept_classes)))
     module = module_name(task.path, config)
     lines = source_lines(text)
     with warnings.catch_warnings():
@@ -507,6 +525,8 @@ def _wire_content(
         findings = check_tree(
             tree, lines, name, config, module=module, known_tools=task.known_tools, text=text
         )
+        if task.split:
+            findings += _split_uses(tree, lines, name, config, module, task, text, findings)
     content, stringify, review = split_findings(findings)
     if not (content or stringify):
         outcome.review.extend(review)
@@ -540,6 +560,52 @@ def _wire_content(
         outcome.errors.append(_broken(name, problem))
         return text, None
     return new_text, new_tree
+
+
+def _split_uses(
+    tree: ast.Module,
+    lines: Sequence[str],
+    name: str,
+    config: Config,
+    module: str | None,
+    task: _Finish,
+    text: str,
+    found: list[Finding],
+) -> list[Finding]:
+    """The uses of a call through a held declaration that would need `.content` if the
+    call returned a ToolResult, each left for a person: it returns either kind now.
+
+    The checks run once more with the split declarations' classes taken as tools; what
+    they add (a rewrite or a review) is such a use. A use narrowed by
+    `isinstance(x, ToolResult)` works with both, and the checks see it as fine.
+    """
+    split = dict(task.split)
+    kept = tuple(c for c in config.kept_tools if c not in split)
+    both = config.with_overrides(kept_tools=kept)
+    every = check_tree(
+        tree,
+        lines,
+        name,
+        both,
+        module=module,
+        known_tools=task.known_tools | frozenset(split),
+        text=text,
+    )
+    seen = {(span_of(f), f.code) for f in found}
+    why = "; ".join(split.values())
+    out: list[Finding] = []
+    for finding in every:
+        if (span_of(finding), finding.code) in seen or finding.code not in REVIEW_CODES:
+            continue
+        seen.add((span_of(finding), finding.code))
+        out.append(
+            replace(
+                finding,
+                message=f"{why}: this use needs `.content` only for the first; left for a person",
+                fix=None,
+            )
+        )
+    return out
 
 
 def _broken(name: str, problem: Finding | None) -> Finding:
@@ -595,9 +661,14 @@ def _pass_one(args: tuple[Path, Config, CrossFile]) -> FileOutcome:
 
 
 def _index_one(args: tuple[Path, Config]) -> dict[str, tuple[str, ...]]:
-    path, config = args
+    config = args[1]
     if not shapes_for(config.presets).classes:
         return {}
+    return _index_any(args)
+
+
+def _index_any(args: tuple[Path, Config]) -> dict[str, tuple[str, ...]]:
+    path, config = args
     module = module_name(path, config)
     data = _read(path)
     if module is None or isinstance(data, Finding) or b"class" not in data:
@@ -610,7 +681,7 @@ _ROUNDS = 6
 
 def _settled_pass_one(
     items: list[tuple[Path, Config]], jobs: int
-) -> tuple[list[FileOutcome], bool]:
+) -> tuple[list[FileOutcome], bool, dict[str, tuple[str, ...]]]:
     """Pass one, repeated until what each file assumed about the others is what they did.
 
     Each round's assumptions only grow the classes left as they are, so it settles in a
@@ -620,10 +691,25 @@ def _settled_pass_one(
     for found in parallel_map(_index_one, items, jobs):
         classes.update(found)
     cross = CrossFile(classes)
+    family_index: dict[str, tuple[str, ...]] | None = classes or None
     for _ in range(_ROUNDS):
         first = parallel_map(_pass_one, [(p, c, cross) for p, c in items], jobs)
-        if not classes or writes.stop_requested():
-            return first, True
+        if writes.stop_requested():
+            return first, True, family_index or {}
+        members = [m for o in first for m in o.members]
+        held = dict(cross.held)
+        if _may_hold(members):
+            if family_index is None:  # the hierarchy is read only when a family may split
+                family_index = {}
+                for found in parallel_map(_index_any, items, jobs):
+                    family_index.update(found)
+            for key, hold in family_holds(members, family_index).items():
+                held.setdefault(key, hold)
+        if not classes:
+            if held == cross.held:
+                return first, True, family_index or {}
+            cross = CrossFile(held=held)
+            continue
         wired = frozenset(w for o in first for w in o.wired)
         results = {k: v for o in first for k, v in o.results.items()}
         blocked = dict(cross.blocked)
@@ -635,11 +721,17 @@ def _settled_pass_one(
                             f"its subclass {kept} keeps a tool method (`{why}`), "
                             "and the adapter base would wrap that too"
                         )
-        settled = CrossFile(classes, wired, results, blocked)
+        settled = CrossFile(classes, wired, results, blocked, held)
         if settled == cross:
-            return first, True
+            return first, True, family_index or {}
         cross = settled
-    return first, False
+    return first, False, family_index or {}
+
+
+def _may_hold(members: list[Member]) -> bool:
+    """Some method name is skipped in one class and migrated in another (or its stub)."""
+    skipped = {m.key.rpartition(".")[2] for m in members if m.own}
+    return any(m.status == "migrate" and m.key.rpartition(".")[2] in skipped for m in members)
 
 
 def migrate_paths(
@@ -666,8 +758,9 @@ def migrate_paths(
             writes.sweep(directory)
     configs = [config_for(p) for p in listed]
     first: list[FileOutcome] = [FileOutcome(str(p)) for p in listed]
+    classes: dict[str, tuple[str, ...]] = {}
     if "tool-returns" in codemods:
-        first, settled = _settled_pass_one(list(zip(listed, configs, strict=True)), jobs)
+        first, settled, classes = _settled_pass_one(list(zip(listed, configs, strict=True)), jobs)
         if writes.stop_requested():
             summary.interrupted = True  # nothing was written yet
             return summary
@@ -679,9 +772,24 @@ def migrate_paths(
             return summary
     known = frozenset(t for o in first for t in o.known_tools)
     methods = frozenset(e.method for o in first for e in o.migrated if e.cls)
-    wire = "wire-content" in codemods
+    members = [m for o in first for m in o.members]
+    tools = {m.key.rpartition(".")[0] for m in members if m.status != "skip"}
+    kept = frozenset(m.key.rpartition(".")[0] for m in members) - tools
+    split = tuple(sorted(split_declarations(members, classes).items())) if classes else ()
     tasks = [
-        _Finish(p, c, mode, wire, known, o.new_text, o.digest, methods, bool(o.errors))
+        _Finish(
+            p,
+            c,
+            mode,
+            "wire-content" in codemods,
+            known,
+            o.new_text,
+            o.digest,
+            methods,
+            kept_classes=kept,
+            split=split,
+            reported=bool(o.errors),
+        )
         for p, c, o in zip(listed, configs, first, strict=True)
     ]
     second = parallel_map(finish_file, tasks, jobs)

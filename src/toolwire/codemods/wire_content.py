@@ -16,7 +16,7 @@ from typing import TypeVar, cast
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.metadata import CodeRange, PositionProvider
+from libcst.metadata import CodeRange, PositionProvider, Scope, ScopeProvider
 
 from toolwire.codemods._command import ToolwireCommand
 from toolwire.codemods._reports import FIX, REVIEW_CODES, Span, span_of, split_findings
@@ -72,7 +72,7 @@ class WireContentCommand(ToolwireCommand):
         "At every configured wire sink, hand over `<ToolResult>.content` instead of the "
         "whole result, and turn `str(<ToolResult>)` into `<ToolResult>.content`."
     )
-    METADATA_DEPENDENCIES = (PositionProvider,)
+    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider)
 
     def __init__(
         self,
@@ -158,6 +158,24 @@ class WireContentCommand(ToolwireCommand):
         key = _key(position)
         if key in self._done:
             return result
+        if key in self._content or key in self._stringify:
+            rebound = self._rebound(original_node)
+            if rebound is not None:
+                self._done.add(key)
+                self.report.review.append(
+                    Finding(
+                        self.context.filename or "<stdin>",
+                        key[0],
+                        key[1],
+                        "TW301",
+                        f"`{rebound}` is also assigned through `nonlocal`/`global` in "
+                        "another function, so it may not hold the ToolResult here: "
+                        "left for a person (`.content` is the text)",
+                        key[2],
+                        key[3],
+                    )
+                )
+                return result
         if key in self._stringify:
             replaced = self._unstringify(result)
             if replaced is not None:
@@ -169,6 +187,32 @@ class WireContentCommand(ToolwireCommand):
             self.report.sinks += 1
             return self._made_node(with_content(result))
         return result
+
+    def _rebound(self, node: cst.CSTNode) -> str | None:
+        """A name in `node` that some function rebinds through `nonlocal`/`global`.
+
+        Such an assignment is recorded in the scope that owns the name, while the node
+        itself sits in the other function's scope; the checks' flow does not follow it.
+        """
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if isinstance(current, cst.Attribute):
+                stack.append(current.value)
+                continue
+            if isinstance(current, cst.Name):
+                scope = self.get_metadata(ScopeProvider, current, None)
+                if isinstance(scope, Scope) and current.value in scope:
+                    for assignment in scope[current.value]:
+                        made = getattr(assignment, "node", None)  # builtins have none
+                        if made is None:
+                            continue
+                        where = self.get_metadata(ScopeProvider, made, None)
+                        if where is not None and where is not assignment.scope:
+                            return current.value
+                continue
+            stack.extend(current.children)
+        return None
 
     def _unstringify(self, node: cst.BaseExpression) -> cst.BaseExpression | None:
         if not (
