@@ -49,7 +49,6 @@ USES = {
         "        case _:\n            return 1"
     ),
 }
-CM_A = frozenset({"comparison", "truth", "match"})  # TW106 for these: branch cm-a
 KINDS = ("plain", "abstract", "stub")
 
 
@@ -152,18 +151,7 @@ def counter() -> list[int]:
     return [0]
 
 
-@pytest.mark.parametrize(
-    "use",
-    [
-        pytest.param(
-            u,
-            marks=pytest.mark.xfail(strict=True, reason="TW106 comparisons: branch cm-a"),
-        )
-        if u in CM_A
-        else u
-        for u in USES
-    ],
-)
+@pytest.mark.parametrize("use", list(USES))
 def test_meaning_is_kept_or_listed(use: str, tmp_path: Path, counter: list[int]) -> None:
     @settings(
         max_examples=1,
