@@ -17,13 +17,17 @@ import pytest
 from adoption_helpers import REPO, run, script, toolwire
 
 # The example's deliberate leaks (its README's table), as they stand after the migration.
-# loop.py:65 is the exit of MemoryTool, which the codemod skips (-> Optional[str]).
+# loop.py:65 is the exit of MemoryTool, which the codemod skips (-> Optional[str]); that
+# skip holds the declaration `Tool.execute` at `-> str` (base.py:17), so the old
+# contract's exit (loop.py:68) is left for a person (docs/migration.md, "Declarations").
 REMAINING = {
+    ("agent/tools/base.py", 17, "TW101"),
     ("agent/debug.py", 14, "TW302"),
     ("agent/loop.py", 53, "TW204"),
     ("agent/loop.py", 56, "TW202"),
     ("agent/loop.py", 56, "TW301"),
     ("agent/loop.py", 65, "TW301"),
+    ("agent/loop.py", 68, "TW301"),
 }
 
 
@@ -56,10 +60,10 @@ def test_the_artifact_never_reaches_the_wire(migrated: Path) -> None:
     found = {(f["path"], f["line"], f["code"]) for f in report["findings"]}
     assert found == REMAINING
     assert not report["errors"]
-    # The loop's exits that carry a migrated tool's result (the records tool's path).
+    # The loop's exit that carries a migrated tool's result (the records tool's path).
     loop = (migrated / "agent" / "loop.py").read_text(encoding="utf-8").splitlines()
     exits = [n for n, line in enumerate(loop, 1) if "tool_result(call.id, result.content)" in line]
-    assert len(exits) == 2
+    assert len(exits) == 1
     assert not {(path, line) for path, line, _ in found} & {("agent/loop.py", n) for n in exits}
     assert not [f for f in found if f[0] == "agent/tools/records.py"]
 
