@@ -396,3 +396,224 @@ def test_a_json_dump_of_what_the_model_read_is_50000_bytes_of_content() -> None:
     # The marker's ellipsis is one character of three bytes: bytes are what is capped.
     assert len(CUT) == 50_000 - 2 and len(CUT.encode("utf-8")) == 50_000
     assert json.loads(json.dumps(CUT)) == CUT
+
+
+# --- the one default, read at each call; the errors; the host side of MCP ----------------
+
+SMALL_DEFAULT = Bounds(content=1_000, artifacts=0)
+
+
+def body(q: str) -> ToolResult:
+    """A tool."""
+    return result_for("big")
+
+
+def direct_langchain() -> str:
+    pytest.importorskip("langchain_core")
+    from toolwire.adapters.langchain import result_tool
+
+    made = result_tool(body)
+    set_default_bounds(SMALL_DEFAULT)
+    call = {"type": "tool_call", "name": "body", "args": {"q": "x"}, "id": "1"}
+    message = made.invoke(call)
+    assert [a.to_dict() for a in message.artifact] == [
+        ToolArtifact.text(OMITTED_LABEL, "exceeded 0 bytes").to_dict()
+    ]
+    text: str = message.content
+    return text
+
+
+def direct_mcp() -> str:
+    pytest.importorskip("mcp")
+    from toolwire.adapters.mcp import result_tool
+
+    made = result_tool(body)
+    set_default_bounds(SMALL_DEFAULT)
+    text: str = made("x").content[0].text
+    return text
+
+
+def direct_pydantic_ai() -> str:
+    pytest.importorskip("pydantic_ai")
+    from toolwire.adapters.pydantic_ai import result_tool
+
+    made = result_tool(body)
+    set_default_bounds(SMALL_DEFAULT)
+    text: str = made("x").return_value
+    return text
+
+
+def direct_crewai() -> str:
+    pytest.importorskip("crewai")
+    from toolwire.adapters.crewai import tool
+
+    made = tool("body")(body)
+    set_default_bounds(SMALL_DEFAULT)
+    return made.format_output_for_agent(made.run(q="x"))
+
+
+def direct_llamaindex() -> str:
+    pytest.importorskip("llama_index.core")
+    from toolwire.adapters.llamaindex import ResultFunctionTool
+
+    made = ResultFunctionTool.from_defaults(body)
+    set_default_bounds(SMALL_DEFAULT)
+    return made.call(q="x").content
+
+
+def direct_smolagents() -> str:
+    pytest.importorskip("smolagents")
+    from toolwire.adapters.smolagents import tool
+
+    def lookup(q: str) -> ToolResult:
+        """A tool.
+
+        Args:
+            q: Anything.
+        """
+        return result_for("big")
+
+    made = tool(lookup)
+    set_default_bounds(SMALL_DEFAULT)
+    return str(made(q="x"))
+
+
+def direct_openai_agents() -> str:
+    pytest.importorskip("agents")
+    from agents import Agent, RunConfig, Runner
+    from oa_scripted import ScriptedModel, final, tool_call
+
+    from toolwire.adapters.openai_agents import result_tool
+
+    made = result_tool(body)
+    set_default_bounds(SMALL_DEFAULT)
+    model = ScriptedModel(tool_call("body", {"q": "x"}), final("done"))
+    agent = Agent(name="a", model=model, tools=[made])
+    asyncio.run(Runner.run(agent, "go", run_config=RunConfig(tracing_disabled=True)))
+    last = model.inputs[-1]
+    assert isinstance(last, list)
+    [text] = [i["output"] for i in last if i.get("type") == "function_call_output"]
+    assert isinstance(text, str)
+    return text
+
+
+DIRECT: dict[str, Callable[[], str]] = {
+    "langchain": direct_langchain,
+    "mcp": direct_mcp,
+    "openai-agents": direct_openai_agents,
+    "pydantic-ai": direct_pydantic_ai,
+    "crewai": direct_crewai,
+    "llamaindex": direct_llamaindex,
+    "smolagents": direct_smolagents,
+}
+
+
+@pytest.mark.parametrize("framework", sorted(DIRECT))
+def test_the_default_is_read_at_each_call(framework: str) -> None:
+    text = DIRECT[framework]()
+    assert len(text.encode("utf-8")) == 1_000
+    assert text.endswith(truncation_marker(1_000))
+
+
+def test_set_default_bounds_none_turns_bounding_off_and_returns_the_old_default() -> None:
+    assert set_default_bounds(None) == Bounds()
+    assert default_bounds() == Bounds.off()
+    # Off: nothing to change, so the very same result goes on.
+    result = result_for("big")
+    assert Bounds.off().apply(result) is result
+
+
+def test_an_error_result_is_bounded_too() -> None:
+    failed = ToolResult.error(BIG)
+    assert Bounds().apply(failed) == ToolResult.error(CUT)
+    short = ToolResult.error("short")
+    assert Bounds().apply(short) is short
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: Bounds(content=10), "smaller than the 39-byte truncation marker"),
+        (lambda: Bounds(artifacts=-1), "artifacts must not be negative"),
+        (lambda: Bounds(policy="keep"), "unknown artifact policy 'keep'"),  # type: ignore[arg-type]
+        (lambda: Bounds(content=1.5), "content must be an int"),  # type: ignore[arg-type]
+        (lambda: set_default_bounds(50_000), "bounds must be a toolwire.bounds.Bounds or None"),  # type: ignore[arg-type]
+    ],
+)
+def test_bad_bounds_are_one_line_errors(make: Callable[[], object], message: str) -> None:
+    with pytest.raises((TypeError, ValueError), match=message) as error:
+        make()
+    assert "\n" not in str(error.value)
+
+
+def bad_option_langchain() -> object:
+    from toolwire.adapters.langchain import result_tool
+
+    return result_tool(bounds=50_000)  # type: ignore[call-overload]
+
+
+def bad_option_mcp() -> object:
+    from toolwire.adapters.mcp import result_tool
+
+    return result_tool(body, bounds=50_000)  # type: ignore[call-overload]
+
+
+def bad_option_openai_agents() -> object:
+    from toolwire.adapters.openai_agents import result_tool
+
+    return result_tool(body, bounds=50_000)  # type: ignore[arg-type]
+
+
+def bad_option_pydantic_ai() -> object:
+    from toolwire.adapters.pydantic_ai import result_tool
+
+    return result_tool(body, bounds=50_000)  # type: ignore[call-overload]
+
+
+def bad_option_crewai() -> object:
+    from toolwire.adapters.crewai import tool
+
+    return tool("body", bounds=50_000)  # type: ignore[call-overload]
+
+
+def bad_option_llamaindex() -> object:
+    from toolwire.adapters.llamaindex import ResultFunctionTool
+
+    return ResultFunctionTool.from_defaults(body, bounds=50_000)  # type: ignore[arg-type]
+
+
+def bad_option_smolagents() -> object:
+    from toolwire.adapters.smolagents import tool
+
+    return tool(bounds=50_000)  # type: ignore[call-overload]
+
+
+BAD_OPTION: dict[str, tuple[str, Callable[[], object]]] = {
+    "langchain": ("langchain_core", bad_option_langchain),
+    "mcp": ("mcp", bad_option_mcp),
+    "openai-agents": ("agents", bad_option_openai_agents),
+    "pydantic-ai": ("pydantic_ai", bad_option_pydantic_ai),
+    "crewai": ("crewai", bad_option_crewai),
+    "llamaindex": ("llama_index.core", bad_option_llamaindex),
+    "smolagents": ("smolagents", bad_option_smolagents),
+}
+
+
+@pytest.mark.parametrize("framework", sorted(BAD_OPTION))
+def test_a_bad_bounds_option_is_a_one_line_type_error(framework: str) -> None:
+    module, make = BAD_OPTION[framework]
+    pytest.importorskip(module)
+    with pytest.raises(TypeError, match=r"bounds must be a toolwire\.bounds\.Bounds") as error:
+        make()
+    assert "\n" not in str(error.value) and "got int" in str(error.value)
+
+
+def test_an_mcp_host_bounds_what_any_server_sent() -> None:
+    pytest.importorskip("mcp")
+    from mcp.types import CallToolResult
+
+    from toolwire.adapters.mcp import from_call_tool_result
+
+    foreign = CallToolResult.model_validate({"content": [{"type": "text", "text": BIG}]})
+    assert from_call_tool_result(foreign).content == CUT
+    assert from_call_tool_result(foreign, bounds=None).content == BIG
