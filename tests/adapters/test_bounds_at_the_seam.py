@@ -617,3 +617,10 @@ def test_an_mcp_host_bounds_what_any_server_sent() -> None:
     foreign = CallToolResult.model_validate({"content": [{"type": "text", "text": BIG}]})
     assert from_call_tool_result(foreign).content == CUT
     assert from_call_tool_result(foreign, bounds=None).content == BIG
+
+
+def test_the_bounds_example_of_the_frameworks_index_runs() -> None:
+    from framework_docs import run_page
+
+    namespace = run_page("index.md")
+    assert namespace["default_bounds"]() == Bounds()
