@@ -588,7 +588,52 @@ def bad_option_smolagents() -> object:
     return tool(bounds=50_000)  # type: ignore[call-overload]
 
 
+def bad_option_langchain_class() -> object:
+    from toolwire.adapters.langchain import ToolResultTool
+
+    class Dump(ToolResultTool):
+        name: str = "dump"
+        description: str = "Dump."
+
+        def _run(self, q: str) -> ToolResult:
+            return result_for("big")
+
+    return Dump(bounds=50_000)
+
+
+def bad_option_crewai_class() -> object:
+    from toolwire.adapters.crewai import ResultTool
+
+    class Dump(ResultTool):
+        name: str = "dump"
+        description: str = "Dump."
+
+        def _run(self, q: str) -> ToolResult:
+            return result_for("big")
+
+    return Dump(bounds=50_000)
+
+
+def bad_option_smolagents_attribute() -> object:
+    from toolwire.adapters.smolagents import tool
+
+    def lookup(q: str) -> ToolResult:
+        """A tool.
+
+        Args:
+            q: Anything.
+        """
+        return result_for("big")
+
+    made = tool(lookup)
+    made.bounds = 50_000  # an attribute takes anything: checked at the call
+    return made(q="x")
+
+
 BAD_OPTION: dict[str, tuple[str, Callable[[], object]]] = {
+    "langchain-class": ("langchain_core", bad_option_langchain_class),
+    "crewai-class": ("crewai", bad_option_crewai_class),
+    "smolagents-attribute": ("smolagents", bad_option_smolagents_attribute),
     "langchain": ("langchain_core", bad_option_langchain),
     "mcp": ("mcp", bad_option_mcp),
     "openai-agents": ("agents", bad_option_openai_agents),

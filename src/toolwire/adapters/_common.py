@@ -46,8 +46,12 @@ def check_bounds(option: object, where: str) -> BoundsOption:
     )
 
 
-def resolve_bounds(option: BoundsOption) -> Bounds:
-    """The `Bounds` an option stands for, the default read now."""
+def resolve_bounds(option: BoundsOption, where: str = "bounds") -> Bounds:
+    """The `Bounds` an option stands for, the default read now.
+
+    Checked again here: an attribute (smolagents' `bounds`) can be set to anything later.
+    """
+    option = check_bounds(option, where)
     if option is None:
         return Bounds.off()
     if isinstance(option, Bounds):
@@ -57,7 +61,7 @@ def resolve_bounds(option: BoundsOption) -> Bounds:
 
 def at_the_seam(value: object, where: str, bounds: BoundsOption) -> ToolResult:
     """What a tool returned, as the result that leaves for the framework: checked, bounded."""
-    return resolve_bounds(bounds).apply(as_result(value, where))
+    return resolve_bounds(bounds, where).apply(as_result(value, where))
 
 
 def as_result(value: object, where: str) -> ToolResult:

@@ -28,7 +28,7 @@ from crewai.tools import BaseTool
 from crewai.tools.base_tool import Tool
 from crewai.tools.base_tool import tool as crewai_tool
 from crewai.tools.tool_failure import ToolFailure
-from pydantic import BaseModel
+from pydantic import BaseModel, field_validator
 
 from toolwire.adapters._common import BoundsOption, as_result, at_the_seam, check_bounds
 from toolwire.result import ToolResult
@@ -87,6 +87,12 @@ class ResultTool(BaseTool):
     """
 
     bounds: BoundsOption = "default"
+
+    @field_validator("bounds", mode="before")
+    @classmethod
+    def _check_bounds(cls, value: object) -> BoundsOption:
+        # A one-line TypeError (pydantic passes it through), not a validation report.
+        return check_bounds(value, f"{cls.__name__}(bounds=...)")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -22,6 +22,7 @@ from typing import Any, Literal, TypeVar, cast, overload
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool, Tool
 from langchain_core.tools.base import ArgsSchema
+from pydantic import field_validator
 
 from toolwire.adapters._common import BoundsOption, as_result, check_bounds, resolve_bounds
 from toolwire.adapters._pydantic import PydanticRunOnlyArtifacts
@@ -55,7 +56,7 @@ def to_content_and_artifact(
     through unchanged); without a tool call id there is no message, and the content is
     returned as LangChain returns a handled `ToolException`'s text.
     """
-    result = resolve_bounds(check_bounds(bounds, "to_content_and_artifact()")).apply(result)
+    result = resolve_bounds(bounds, "to_content_and_artifact()").apply(result)
     if result.is_error:
         if tool_call_id is None:
             return result.content, None
@@ -119,6 +120,12 @@ class _CallScope(BaseTool):
     response_format: Literal["content_and_artifact"] = "content_and_artifact"
     bounds: BoundsOption = "default"
     """How this tool's results are bounded: a `Bounds`, `None` (off), or "default"."""
+
+    @field_validator("bounds", mode="before")
+    @classmethod
+    def _check_bounds(cls, value: object) -> BoundsOption:
+        # A one-line TypeError (pydantic passes it through), not a validation report.
+        return check_bounds(value, f"{cls.__name__}(bounds=...)")
 
     def run(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
         token = _CALL.set(_Call(kwargs.get("tool_call_id"), self.name, self.bounds))

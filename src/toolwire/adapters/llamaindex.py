@@ -51,7 +51,7 @@ def to_tool_output(
 
     `result` is bounded first (`bounds`, else `default_bounds()`).
     """
-    result = resolve_bounds(check_bounds(bounds, "to_tool_output()")).apply(result)
+    result = resolve_bounds(bounds, "to_tool_output()").apply(result)
     return ToolOutput(
         tool_name=tool_name,
         blocks=[TextBlock(text=result.content)],

@@ -52,7 +52,7 @@ def to_call_tool_result(result: ToolResult, *, bounds: BoundsOption = "default")
     """
     if not isinstance(result, ToolResult):
         raise TypeError(f"expected a ToolResult, got {type(result).__name__}")
-    limits = resolve_bounds(check_bounds(bounds, "to_call_tool_result()"))
+    limits = resolve_bounds(bounds, "to_call_tool_result()")
     result = limits.apply(result)
     # Aliased field names ("isError", "_meta") are accepted by mcp 1.x and 2.x alike.
     payload: dict[str, Any] = {
@@ -140,7 +140,7 @@ def from_call_tool_result(
     A `_meta["toolwire/artifacts"]` that is not a list of `{type, label, data}` records
     raises `ValueError`.
     """
-    limits = resolve_bounds(check_bounds(bounds, "from_call_tool_result()"))
+    limits = resolve_bounds(bounds, "from_call_tool_result()")
     wire: dict[str, Any] = result.model_dump(mode="json", by_alias=True, exclude_none=True)
     texts: list[str] = []
     others: list[ToolArtifact] = []

@@ -65,7 +65,7 @@ def to_tool_return(result: ToolResult, *, bounds: BoundsOption = "default") -> T
     An error result raises `ToolFailed(result.content)` instead, which is how a pydantic-ai
     tool fails: call it where the tool returns, so the exception leaves the tool.
     """
-    result = resolve_bounds(check_bounds(bounds, "to_tool_return()")).apply(result)
+    result = resolve_bounds(bounds, "to_tool_return()").apply(result)
     if result.is_error:
         raise ToolFailed(result.content)
     metadata = ArtifactMetadata(artifacts=RunOnlyArtifacts(result.artifacts))
