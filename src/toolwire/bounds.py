@@ -14,6 +14,7 @@ are not ``Exception`` (``KeyboardInterrupt``, ``SystemExit``) go through.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import re
@@ -26,6 +27,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_LIMIT",
     "OMITTED_LABEL",
+    "Bounds",
     "Policy",
     "bound",
     "bound_artifacts",
@@ -280,3 +282,69 @@ def bound(
     if result.is_error:
         return ToolResult.error(content)
     return ToolResult.text(content, *bound_artifacts(result.artifacts, budget, policy))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Bounds:
+    """How a seam bounds a result: one value, shared by every framework adapter.
+
+    ``content`` caps the text the model reads (``bound_content``), ``artifacts`` is the
+    serialised budget of the run-only channel (``bound_artifacts`` with ``policy``).
+    ``None`` leaves that channel uncapped; ``Bounds.off()`` caps neither. Content is
+    coerced to valid UTF-8 whatever the bounds: it goes onto a wire. The defaults are
+    ADR-108's: 50 000 bytes each, ``"collapse"``.
+    """
+
+    content: int | None = DEFAULT_LIMIT
+    artifacts: int | None = DEFAULT_BUDGET
+    policy: Policy = "collapse"
+
+    def __post_init__(self) -> None:
+        if self.content is not None:
+            _check_size(self.content, "content")
+            marker = len(truncation_marker(self.content).encode("utf-8"))
+            if self.content < marker:
+                raise ValueError(
+                    f"content bound {self.content} is smaller than the "
+                    f"{marker}-byte truncation marker"
+                )
+        if self.artifacts is not None:
+            _check_size(self.artifacts, "artifacts")
+        _check_policy(self.policy)
+
+    @classmethod
+    def off(cls) -> Bounds:
+        """No cap on either channel (content is still coerced to UTF-8)."""
+        return cls(content=None, artifacts=None)
+
+    def apply(self, result: ToolResult) -> ToolResult:
+        """``result`` bounded: the same object when nothing had to change.
+
+        Like ``bound``, it never raises on what the tool put into ``result``; an error
+        result stays an error with no artifacts.
+        """
+        if not isinstance(result, ToolResult):
+            raise TypeError(f"expected a ToolResult, got {type(result).__name__}")
+        if self.content is None:
+            content = coerce_utf8(result.content)
+        else:
+            content = bound_content(result.content, self.content)
+        if result.is_error:
+            return result if content is result.content else ToolResult.error(content)
+        artifacts = result.artifacts
+        if self.artifacts is not None:
+            artifacts = bound_artifacts(artifacts, self.artifacts, self.policy)
+        # `is`: a str subclass in `content` comes back as a plain copy, so it changed.
+        if content is result.content and _same(artifacts, result.artifacts):
+            return result
+        return ToolResult.text(content, *artifacts)
+
+
+def _same(bounded: tuple[ToolArtifact, ...], original: tuple[ToolArtifact, ...]) -> bool:
+    # Keeping the original object keeps its identity (and the guard's record of it).
+    if bounded is original:
+        return True
+    try:
+        return bounded == original
+    except Exception:  # data whose comparison fails: take the bounded copy
+        return False

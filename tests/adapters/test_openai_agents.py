@@ -347,7 +347,7 @@ def test_the_http_request_to_the_provider_holds_the_content_only() -> None:
 
 
 def test_the_docs_page_runs() -> None:
-    assert len(python_blocks("openai-agents.md")) == 6  # and the two `toolwire check` examples
+    assert len(python_blocks("openai-agents.md")) == 7  # and the two `toolwire check` examples
     model = ScriptedModel(tool_call("find_hotels", {"city": "Oslo"}), final("Grand, 90 EUR"))
     set_tracing_disabled(True)
     try:

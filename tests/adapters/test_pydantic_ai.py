@@ -266,7 +266,7 @@ def test_an_error_reaches_the_provider_as_pydantic_ais_error_object() -> None:
 
 
 def test_the_docs_page_runs() -> None:
-    assert len(python_blocks("pydantic-ai.md")) == 8  # and the two `toolwire check` examples
+    assert len(python_blocks("pydantic-ai.md")) == 9  # and the two `toolwire check` examples
     namespace = run_page("pydantic-ai.md")
     assert namespace["hotels"].metadata.artifacts[0].data["rows"] == namespace["ROWS"]
 

@@ -1,10 +1,67 @@
-"""What every adapter shares: the result check and the run-only artifact carrier."""
+"""What every adapter shares: the result check, the seam's bounds, the run-only carrier."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
+from toolwire.bounds import Bounds
 from toolwire.result import ToolArtifact, ToolResult
+
+BoundsOption: TypeAlias = Bounds | Literal["default"] | None
+"""An adapter's `bounds=`: a `Bounds`, `None` (off), or "default" (`default_bounds()`)."""
+
+_default = Bounds()
+
+
+def default_bounds() -> Bounds:
+    """The bounds of every adapter call not given its own (ADR-108's unless changed)."""
+    return _default
+
+
+def set_default_bounds(bounds: Bounds | None) -> Bounds:
+    """Make `bounds` (`None`: `Bounds.off()`) the default of every adapter; returns the old one.
+
+    Read at each call, so it also applies to tools built before it was set.
+    """
+    global _default
+    previous = _default
+    if bounds is not None and not isinstance(bounds, Bounds):
+        raise TypeError(
+            f"set_default_bounds(): bounds must be a toolwire.bounds.Bounds or None, "
+            f"got {type(bounds).__name__}"
+        )
+    _default = bounds or Bounds.off()
+    return previous
+
+
+def check_bounds(option: object, where: str) -> BoundsOption:
+    """`option` if it is a `BoundsOption`, else a one-line `TypeError` naming `where`."""
+    if option is None or isinstance(option, Bounds):
+        return option
+    if isinstance(option, str) and option == "default":
+        return "default"
+    raise TypeError(
+        f"{where}: bounds must be a toolwire.bounds.Bounds, None or 'default', "
+        f"got {type(option).__name__}"
+    )
+
+
+def resolve_bounds(option: BoundsOption, where: str = "bounds") -> Bounds:
+    """The `Bounds` an option stands for, the default read now.
+
+    Checked again here: an attribute (smolagents' `bounds`) can be set to anything later.
+    """
+    option = check_bounds(option, where)
+    if option is None:
+        return Bounds.off()
+    if isinstance(option, Bounds):
+        return option
+    return _default
+
+
+def at_the_seam(value: object, where: str, bounds: BoundsOption) -> ToolResult:
+    """What a tool returned, as the result that leaves for the framework: checked, bounded."""
+    return resolve_bounds(bounds, where).apply(as_result(value, where))
 
 
 def as_result(value: object, where: str) -> ToolResult:

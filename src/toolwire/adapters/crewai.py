@@ -1,7 +1,9 @@
 """CrewAI tools that return a `ToolResult` (`pip install 'toolwire[crewai]'`).
 
 Write the tool as usual, a `BaseTool` subclass with `_run` or a function under `@tool`,
-and return a `ToolResult` from it:
+and return a `ToolResult` from it. The result is bounded where the tool returns it
+(`bounds=` on `@tool`, the `bounds` field of a `ResultTool`, else
+`toolwire.adapters.default_bounds()`), so every channel below holds the bounded result:
 
 - `content` is what the agent reads: CrewAI renders a raw result through the tool's
   `format_output_for_agent`, which here is exactly `result.content`.
@@ -26,9 +28,9 @@ from crewai.tools import BaseTool
 from crewai.tools.base_tool import Tool
 from crewai.tools.base_tool import tool as crewai_tool
 from crewai.tools.tool_failure import ToolFailure
-from pydantic import BaseModel
+from pydantic import BaseModel, field_validator
 
-from toolwire.adapters._common import as_result
+from toolwire.adapters._common import BoundsOption, as_result, at_the_seam, check_bounds
 from toolwire.result import ToolResult
 
 __all__ = ["ResultFunctionTool", "ResultTool", "result_of", "tool"]
@@ -36,31 +38,34 @@ __all__ = ["ResultFunctionTool", "ResultTool", "result_of", "tool"]
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _for_crewai(value: object, where: str) -> ToolResult | ToolFailure:
-    """The raw result CrewAI keeps: the `ToolResult`, or its `ToolFailure` when it failed."""
+def _for_crewai(value: object, where: str, bounds: BoundsOption) -> ToolResult | ToolFailure:
+    """The raw result CrewAI keeps: the bounded `ToolResult`, or a `ToolFailure` if it failed."""
     if isinstance(value, ToolFailure):  # CrewAI's own, e.g. a spent usage limit
         return value
-    result = as_result(value, where)
+    result = at_the_seam(value, where, bounds)
     if result.is_error:
         # No `code`: `as_agent_message()` would append it to what the agent reads.
         return ToolFailure(message=result.content)
     return result
 
 
-def _converting(function: _F, where: str) -> _F:
-    """`function` with its return value turned into the raw result CrewAI keeps."""
+def _converting(function: _F, where: str, bounds: Callable[[tuple[Any, ...]], BoundsOption]) -> _F:
+    """`function` with its return value turned into the raw result CrewAI keeps.
+
+    `bounds` gives the bounds from the call's positional arguments (a method's `self`).
+    """
     if inspect.iscoroutinefunction(function):
 
         @functools.wraps(function)
         async def run_async(*args: Any, **kwargs: Any) -> ToolResult | ToolFailure:
-            return _for_crewai(await function(*args, **kwargs), where)
+            return _for_crewai(await function(*args, **kwargs), where, bounds(args))
 
         run_async.__toolwire_converting__ = True  # type: ignore[attr-defined]
         return run_async  # type: ignore[return-value]
 
     @functools.wraps(function)
     def run(*args: Any, **kwargs: Any) -> ToolResult | ToolFailure:
-        return _for_crewai(function(*args, **kwargs), where)
+        return _for_crewai(function(*args, **kwargs), where, bounds(args))
 
     run.__toolwire_converting__ = True  # type: ignore[attr-defined]
     return run  # type: ignore[return-value]
@@ -77,19 +82,34 @@ class ResultTool(BaseTool):
 
     Subclass it exactly like `BaseTool`. Every path CrewAI calls the tool by (`run`,
     `arun`, the structured tool of the ReAct loop, native function calling) goes through
-    `_run`/`_arun`, so that is where the result is mapped.
+    `_run`/`_arun`, so that is where the result is mapped and bounded: by the `bounds`
+    field (`MyTool(bounds=Bounds(...))`; `None` is off, "default" reads `default_bounds()`).
     """
+
+    bounds: BoundsOption = "default"
+
+    @field_validator("bounds", mode="before")
+    @classmethod
+    def _check_bounds(cls, value: object) -> BoundsOption:
+        # A one-line TypeError (pydantic passes it through), not a validation report.
+        return check_bounds(value, f"{cls.__name__}(bounds=...)")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for name in ("_run", "_arun"):
             method = cls.__dict__.get(name)
             if callable(method) and not getattr(method, "__toolwire_converting__", False):
-                setattr(cls, name, _converting(method, f"{cls.__qualname__}.{name}()"))
+                where = f"{cls.__qualname__}.{name}()"
+                setattr(cls, name, _converting(method, where, _own_bounds))
 
     def format_output_for_agent(self, raw_result: Any) -> str:
         """The text the agent reads: `content`, never an artifact."""
         return _agent_text(self, raw_result)
+
+
+def _own_bounds(args: tuple[Any, ...]) -> BoundsOption:
+    bounds: BoundsOption = args[0].bounds  # `self` of `_run`/`_arun`
+    return bounds
 
 
 class ResultFunctionTool(Tool[..., Any]):
@@ -112,6 +132,7 @@ def tool(
     result_schema: type[BaseModel] | None = ...,
     result_as_answer: bool = ...,
     max_usage_count: int | None = ...,
+    bounds: BoundsOption = ...,
 ) -> Callable[[Callable[..., Any]], ResultFunctionTool]: ...
 
 
@@ -121,6 +142,7 @@ def tool(
     result_schema: type[BaseModel] | None = ...,
     result_as_answer: bool = ...,
     max_usage_count: int | None = ...,
+    bounds: BoundsOption = ...,
 ) -> Callable[[Callable[..., Any]], ResultFunctionTool]: ...
 
 
@@ -129,12 +151,17 @@ def tool(
     result_schema: type[BaseModel] | None = None,
     result_as_answer: bool = False,
     max_usage_count: int | None = None,
+    bounds: BoundsOption = "default",
 ) -> ResultFunctionTool | Callable[[Callable[..., Any]], ResultFunctionTool]:
-    """CrewAI's `@tool` (same arguments) for a function that returns a `ToolResult`."""
+    """CrewAI's `@tool` (same arguments) for a function that returns a `ToolResult`.
+
+    `bounds` bounds each result: a `Bounds`, `None` (off), or "default" (read at each call).
+    """
+    check_bounds(bounds, "tool()")
 
     def make(function: Callable[..., Any], name: str | None) -> ResultFunctionTool:
         where = f"CrewAI tool {name or function.__name__!r}"
-        converting = _converting(function, where)
+        converting = _converting(function, where, lambda args: bounds)
         options: dict[str, Any] = {
             "result_schema": result_schema,
             "result_as_answer": result_as_answer,

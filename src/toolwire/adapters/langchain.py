@@ -4,7 +4,8 @@ Subclass `ToolResultTool` instead of `BaseTool`, or decorate a function with
 `result_tool` instead of `@tool`. When the tool runs through `invoke`/`ainvoke` (by hand, a
 `ToolNode`, or an agent), a tool call yields a `ToolMessage` whose `content` is exactly
 `result.content`, whose `artifact` holds the artifacts, and whose `status` is `"error"` for
-`ToolResult.error(...)`. The artifacts ride LangChain's documented run-only channel
+`ToolResult.error(...)`. The result is bounded first (`bounds=`, else
+`toolwire.adapters.default_bounds()`). The artifacts ride LangChain's documented run-only channel
 (`response_format="content_and_artifact"`) in a carrier that LangGraph checkpoints and
 every other pickle or pydantic dump store as a payload-free stub.
 """
@@ -21,8 +22,9 @@ from typing import Any, Literal, TypeVar, cast, overload
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool, Tool
 from langchain_core.tools.base import ArgsSchema
+from pydantic import field_validator
 
-from toolwire.adapters._common import as_result
+from toolwire.adapters._common import BoundsOption, as_result, check_bounds, resolve_bounds
 from toolwire.adapters._pydantic import PydanticRunOnlyArtifacts
 from toolwire.result import ToolResult
 
@@ -37,6 +39,7 @@ class _Call:
 
     tool_call_id: str | None
     name: str
+    bounds: BoundsOption = "default"
     depth: int = 0
 
 
@@ -44,14 +47,16 @@ _CALL: ContextVar[_Call | None] = ContextVar("toolwire_langchain_call", default=
 
 
 def to_content_and_artifact(
-    result: ToolResult, name: str, tool_call_id: str | None
+    result: ToolResult, name: str, tool_call_id: str | None, *, bounds: BoundsOption = "default"
 ) -> tuple[str | ToolMessage, PydanticRunOnlyArtifacts | None]:
     """The `(content, artifact)` pair LangChain's `content_and_artifact` format expects.
 
-    An error result becomes a ready `ToolMessage` with `status="error"` (LangChain passes a
-    returned message through unchanged); without a tool call id there is no message, and
-    the content is returned as LangChain returns a handled `ToolException`'s text.
+    `result` is bounded first (`bounds`, else `default_bounds()`). An error result becomes
+    a ready `ToolMessage` with `status="error"` (LangChain passes a returned message
+    through unchanged); without a tool call id there is no message, and the content is
+    returned as LangChain returns a handled `ToolException`'s text.
     """
+    result = resolve_bounds(bounds, "to_content_and_artifact()").apply(result)
     if result.is_error:
         if tool_call_id is None:
             return result.content, None
@@ -69,7 +74,10 @@ def _converting(method: F) -> F:
 
     def convert(value: object, call: _Call) -> object:
         return to_content_and_artifact(
-            as_result(value, f"LangChain tool {call.name!r}"), call.name, call.tool_call_id
+            as_result(value, f"LangChain tool {call.name!r}"),
+            call.name,
+            call.tool_call_id,
+            bounds=call.bounds,
         )
 
     if inspect.iscoroutinefunction(method):
@@ -110,16 +118,24 @@ class _CallScope(BaseTool):
     """Records the tool call around LangChain's own `run`/`arun`, which stay unchanged."""
 
     response_format: Literal["content_and_artifact"] = "content_and_artifact"
+    bounds: BoundsOption = "default"
+    """How this tool's results are bounded: a `Bounds`, `None` (off), or "default"."""
+
+    @field_validator("bounds", mode="before")
+    @classmethod
+    def _check_bounds(cls, value: object) -> BoundsOption:
+        # A one-line TypeError (pydantic passes it through), not a validation report.
+        return check_bounds(value, f"{cls.__name__}(bounds=...)")
 
     def run(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
-        token = _CALL.set(_Call(kwargs.get("tool_call_id"), self.name))
+        token = _CALL.set(_Call(kwargs.get("tool_call_id"), self.name, self.bounds))
         try:
             return super().run(tool_input, *args, **kwargs)
         finally:
             _CALL.reset(token)
 
     async def arun(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
-        token = _CALL.set(_Call(kwargs.get("tool_call_id"), self.name))
+        token = _CALL.set(_Call(kwargs.get("tool_call_id"), self.name, self.bounds))
         try:
             return await super().arun(tool_input, *args, **kwargs)
         finally:
@@ -131,7 +147,8 @@ class ToolResultTool(_CallScope):
 
     Everything else is `BaseTool`: `name`, `description`, `args_schema`, callbacks,
     `handle_tool_error` for exceptions the tool raises. `response_format` is fixed to
-    `"content_and_artifact"`, LangChain's run-only channel.
+    `"content_and_artifact"`, LangChain's run-only channel. `bounds` (a field: pass
+    `bounds=` to the constructor) bounds each result; "default" reads `default_bounds()`.
     """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -166,6 +183,7 @@ def result_tool(
     parse_docstring: bool = False,
     error_on_invalid_docstring: bool = True,
     extras: dict[str, Any] | None = None,
+    bounds: BoundsOption = "default",
 ) -> Callable[[Callable[..., Any]], BaseTool]: ...
 
 
@@ -180,13 +198,15 @@ def result_tool(
     parse_docstring: bool = False,
     error_on_invalid_docstring: bool = True,
     extras: dict[str, Any] | None = None,
+    bounds: BoundsOption = "default",
 ) -> BaseTool | Callable[[Callable[..., Any]], BaseTool]:
     """`@tool` for a function (sync or async) that returns a `ToolResult`.
 
     Takes `@tool`'s arguments, with the same defaults, and gives the model the same name,
     description and argument schema `@tool` would. `response_format` is always
-    `"content_and_artifact"`.
+    `"content_and_artifact"`. `bounds` bounds each result (see `ToolResultTool`).
     """
+    check_bounds(bounds, "result_tool()")
 
     def build(fn: Callable[..., Any], name: str) -> BaseTool:
         converting = _converting(fn)
@@ -204,6 +224,7 @@ def result_tool(
                 coroutine=converting if is_async else None,
                 description=text,
                 return_direct=return_direct,
+                bounds=bounds,
             )
         return _ResultStructuredTool.from_function(
             None if is_async else converting,
@@ -217,6 +238,7 @@ def result_tool(
             parse_docstring=parse_docstring,
             error_on_invalid_docstring=error_on_invalid_docstring,
             extras=extras,
+            bounds=bounds,
         )
 
     if callable(name_or_callable):

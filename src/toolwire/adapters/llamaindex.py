@@ -4,12 +4,14 @@
 (sync or async) that returns a `ToolResult`. `call`/`acall` (and so every agent) get a
 `ToolOutput` whose `content` (and `str()`) is exactly `result.content`, whose `is_error`
 is the result's, and whose `raw_output` holds the artifacts in a carrier that pickles empty
-and serialises (pydantic, workflow context snapshots) as a payload-free stub.
+and serialises (pydantic, workflow context snapshots) as a payload-free stub. The result
+is bounded as the function returns it (`bounds=`, else `toolwire.adapters.default_bounds()`),
+before a callback or the `ToolOutput` sees it.
 
 `ResultToolSpec` is `BaseToolSpec` for a spec whose `spec_functions` return a `ToolResult`:
 its `to_tool_list()` (and so `to_tool_list_async()`) makes those annotated `-> ToolResult`
 `ResultFunctionTool`s, with the metadata LlamaIndex would have built for `-> str`; the
-others stay LlamaIndex's own `FunctionTool`s.
+others stay LlamaIndex's own `FunctionTool`s. Its `bounds` class attribute bounds them.
 """
 
 from __future__ import annotations
@@ -25,7 +27,13 @@ from llama_index.core.bridge.pydantic import BaseModel
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
 
-from toolwire.adapters._common import as_result
+from toolwire.adapters._common import (
+    BoundsOption,
+    as_result,
+    at_the_seam,
+    check_bounds,
+    resolve_bounds,
+)
 from toolwire.adapters._pydantic import PydanticRunOnlyArtifacts
 from toolwire.result import ToolResult
 
@@ -36,8 +44,14 @@ def to_tool_output(
     result: ToolResult,
     tool_name: str,
     raw_input: dict[str, Any] | None = None,
+    *,
+    bounds: BoundsOption = "default",
 ) -> ToolOutput:
-    """The `ToolOutput` for a result: its content, its error flag, its artifacts as raw output."""
+    """The `ToolOutput` for a result: its content, its error flag, its artifacts as raw output.
+
+    `result` is bounded first (`bounds`, else `default_bounds()`).
+    """
+    result = resolve_bounds(bounds, "to_tool_output()").apply(result)
     return ToolOutput(
         tool_name=tool_name,
         blocks=[TextBlock(text=result.content)],
@@ -69,7 +83,32 @@ def _returning_str(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class ResultFunctionTool(FunctionTool):
-    """`FunctionTool` for functions that return a `ToolResult` (or, while migrating, a `str`)."""
+    """`FunctionTool` for functions that return a `ToolResult` (or, while migrating, a `str`).
+
+    `bounds` (a `Bounds`, `None` for off, or "default": `default_bounds()` at each call)
+    bounds what the function returns; set it with `bounds=` or on the tool.
+    """
+
+    bounds: BoundsOption
+
+    def __init__(self, *args: Any, bounds: BoundsOption = "default", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bounds = check_bounds(bounds, "ResultFunctionTool()")
+        # `call`/`acall` run these two; the metadata keeps reading the real function.
+        sync_fn, async_fn = self._fn, self._async_fn
+
+        def bounded(*args: Any, **kwargs: Any) -> ToolResult | str:
+            return self._at_the_seam(sync_fn(*args, **kwargs))
+
+        async def bounded_async(*args: Any, **kwargs: Any) -> ToolResult | str:
+            return self._at_the_seam(await async_fn(*args, **kwargs))
+
+        self._fn, self._async_fn = bounded, bounded_async
+
+    def _at_the_seam(self, value: object) -> ToolResult | str:
+        result = at_the_seam(value, f"LlamaIndex tool {self.metadata.get_name()!r}", self.bounds)
+        # A plain str (a tool not yet migrated) stays a str, bounded, as LlamaIndex keeps it.
+        return result.content if isinstance(value, str) else result
 
     @classmethod
     def from_defaults(
@@ -84,8 +123,11 @@ class ResultFunctionTool(FunctionTool):
         callback: Callable[[Any], Any] | None = None,
         async_callback: Callable[..., Awaitable[Any]] | None = None,
         partial_params: dict[str, Any] | None = None,
+        *,
+        bounds: BoundsOption = "default",
     ) -> ResultFunctionTool:
-        """Exactly `FunctionTool.from_defaults`, with the description written for `-> str`."""
+        """Exactly `FunctionTool.from_defaults`, with the description written for `-> str`,
+        and `bounds` (see the class)."""
         if tool_metadata is None:
             source = fn or async_fn
             if source is None:
@@ -105,6 +147,7 @@ class ResultFunctionTool(FunctionTool):
             callback=callback,
             async_callback=async_callback,
             partial_params=partial_params,
+            bounds=bounds,
         )
 
     def _parse_tool_output(self, raw_output: Any) -> list[ContentBlock]:
@@ -132,7 +175,12 @@ class ResultFunctionTool(FunctionTool):
 
 
 class ResultToolSpec(BaseToolSpec):
-    """`BaseToolSpec` whose spec functions that return a `ToolResult` are `ResultFunctionTool`s."""
+    """`BaseToolSpec` whose spec functions that return a `ToolResult` are `ResultFunctionTool`s.
+
+    `bounds` (class or instance attribute) is given to each of those tools.
+    """
+
+    bounds: BoundsOption = "default"
 
     def get_metadata_from_fn_name(
         self, fn_name: str, spec_functions: list[SPEC_FUNCTION_TYPE] | None = None
@@ -158,7 +206,7 @@ class ResultToolSpec(BaseToolSpec):
         func_to_metadata_mapping: dict[str, ToolMetadata] | None = None,
     ) -> list[FunctionTool]:
         tools = super().to_tool_list(spec_functions, func_to_metadata_mapping)
-        return [_result_tool(tool) for tool in tools]
+        return [_result_tool(tool, self.bounds) for tool in tools]
 
 
 def _returns_result(fn: Callable[..., Any]) -> bool:
@@ -169,7 +217,7 @@ def _returns_result(fn: Callable[..., Any]) -> bool:
     return returned is ToolResult
 
 
-def _result_tool(tool: FunctionTool) -> FunctionTool:
+def _result_tool(tool: FunctionTool, bounds: BoundsOption) -> FunctionTool:
     """`tool` (as `BaseToolSpec.to_tool_list` made it) as a `ResultFunctionTool`.
 
     Only a spec function annotated `-> ToolResult` is one: the others (`-> str` not yet
@@ -179,5 +227,7 @@ def _result_tool(tool: FunctionTool) -> FunctionTool:
     if not _returns_result(real):
         return tool
     if inspect.iscoroutinefunction(real):
-        return ResultFunctionTool(async_fn=real, metadata=tool.metadata)
-    return ResultFunctionTool(fn=real, async_fn=tool.async_fn, metadata=tool.metadata)
+        return ResultFunctionTool(async_fn=real, metadata=tool.metadata, bounds=bounds)
+    return ResultFunctionTool(
+        fn=real, async_fn=tool.async_fn, metadata=tool.metadata, bounds=bounds
+    )

@@ -26,8 +26,8 @@ from typing import Any, ParamSpec, overload
 
 from mcp.types import CallToolResult
 
-from toolwire.adapters._common import as_result
-from toolwire.bounds import bound_artifacts, coerce_utf8
+from toolwire.adapters._common import BoundsOption, as_result, check_bounds, resolve_bounds
+from toolwire.bounds import bound_artifacts
 from toolwire.result import ToolArtifact, ToolResult
 
 __all__ = ["ARTIFACTS_KEY", "from_call_tool_result", "result_tool", "to_call_tool_result"]
@@ -35,62 +35,80 @@ __all__ = ["ARTIFACTS_KEY", "from_call_tool_result", "result_tool", "to_call_too
 ARTIFACTS_KEY = "toolwire/artifacts"
 """The `_meta` key of a `CallToolResult` that carries the artifacts."""
 
-# Artifacts only have to survive JSON-RPC here; capping sizes is the host's seam
-# (`toolwire.bounds.bound`), which knows its own budget.
+# With the artifacts' bound off they still have to survive JSON-RPC: no cap, but coerced.
 _NO_BUDGET = sys.maxsize
 
 P = ParamSpec("P")
 
 
-def to_call_tool_result(result: ToolResult) -> CallToolResult:
+def to_call_tool_result(result: ToolResult, *, bounds: BoundsOption = "default") -> CallToolResult:
     """The `CallToolResult` for `result`: its content as one text block, artifacts in `_meta`.
 
-    Text is coerced to valid UTF-8 and artifact data that JSON cannot encode collapses
-    into one "Artifacts omitted" TEXT artifact (`toolwire.bounds`), so that the result
-    always serialises onto the MCP wire.
+    `result` is bounded first (`bounds`, else `default_bounds()`: see
+    docs/frameworks/index.md). Text is always coerced to valid UTF-8, and artifact data
+    that JSON cannot encode collapses into one "Artifacts omitted" TEXT artifact (or is
+    dropped, with the "drop" policy), also with bounds off, so that the result always
+    serialises onto the MCP wire.
     """
     if not isinstance(result, ToolResult):
         raise TypeError(f"expected a ToolResult, got {type(result).__name__}")
+    limits = resolve_bounds(bounds, "to_call_tool_result()")
+    result = limits.apply(result)
     # Aliased field names ("isError", "_meta") are accepted by mcp 1.x and 2.x alike.
     payload: dict[str, Any] = {
-        "content": [{"type": "text", "text": coerce_utf8(result.content)}],
+        "content": [{"type": "text", "text": result.content}],
         "isError": result.is_error,
     }
-    if result.artifacts:
-        artifacts = bound_artifacts(result.artifacts, budget=_NO_BUDGET)
+    artifacts = result.artifacts
+    if artifacts and limits.artifacts is None:
+        artifacts = bound_artifacts(artifacts, budget=_NO_BUDGET, policy=limits.policy)
+    if artifacts:
         payload["_meta"] = {ARTIFACTS_KEY: [artifact.to_dict() for artifact in artifacts]}
     return CallToolResult.model_validate(payload)
 
 
 @overload
 def result_tool(
-    fn: Callable[P, Awaitable[ToolResult | str]],
+    fn: Callable[P, Awaitable[ToolResult | str]], /, *, bounds: BoundsOption = ...
 ) -> Callable[P, Awaitable[CallToolResult]]: ...
 
 
 @overload
-def result_tool(fn: Callable[P, ToolResult | str]) -> Callable[P, CallToolResult]: ...
+def result_tool(
+    fn: Callable[P, ToolResult | str], /, *, bounds: BoundsOption = ...
+) -> Callable[P, CallToolResult]: ...
 
 
-def result_tool(fn: Callable[P, Any]) -> Callable[P, Any]:
+@overload
+def result_tool(
+    fn: None = None, /, *, bounds: BoundsOption = ...
+) -> Callable[[Callable[P, Any]], Callable[P, Any]]: ...
+
+
+def result_tool(fn: Callable[P, Any] | None = None, /, *, bounds: BoundsOption = "default") -> Any:
     """Make a tool function that returns a `ToolResult` return a `CallToolResult` instead.
 
-    Apply it under `@mcp.tool()` (or pass `result_tool(fn)` to `add_tool`). The wrapper
+    Apply it under `@mcp.tool()` (or pass `result_tool(fn)` to `add_tool`); `@result_tool(
+    bounds=...)` sets this tool's bounds (else `default_bounds()`, read at each call). The wrapper
     keeps the function's name, docstring and parameters, so FastMCP builds the same
     input schema and still injects a `Context` parameter; its return annotation is
     `CallToolResult`, so no output schema is advertised. A tool that returns a `str` is
     taken as `ToolResult.text(...)`; anything else is a `TypeError`, which the server
     reports as an error result naming the tool.
     """
+    check_bounds(bounds, "result_tool()")
+    if fn is None:
+        return lambda function: result_tool(function, bounds=bounds)
+    tool = fn
     where = f"MCP tool {getattr(fn, '__name__', repr(fn))}"
     # Evaluated here, in the tool's own module: the wrapper's signature is taken as is.
     signature = inspect.signature(fn, eval_str=True)
 
     def sync_tool(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
-        return to_call_tool_result(as_result(fn(*args, **kwargs), where))
+        return to_call_tool_result(as_result(tool(*args, **kwargs), where), bounds=bounds)
 
     async def async_tool(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
-        return to_call_tool_result(as_result(await fn(*args, **kwargs), where))
+        return to_call_tool_result(as_result(await tool(*args, **kwargs), where), bounds=bounds)
 
     wrapper = functools.wraps(fn)(async_tool if inspect.iscoroutinefunction(fn) else sync_tool)
     wrapper.__annotations__ = {
@@ -103,8 +121,13 @@ def result_tool(fn: Callable[P, Any]) -> Callable[P, Any]:
     return wrapper
 
 
-def from_call_tool_result(result: CallToolResult) -> ToolResult:
-    """The `ToolResult` for a `CallToolResult` from `ClientSession.call_tool`.
+def from_call_tool_result(
+    result: CallToolResult, *, bounds: BoundsOption = "default"
+) -> ToolResult:
+    """The `ToolResult` for a `CallToolResult` from `ClientSession.call_tool`, bounded.
+
+    The server may be anyone's: the result is bounded here, the host's seam (`bounds`,
+    else `default_bounds()`).
 
     - `content`: the text blocks, joined with a newline (one block gives its text as is);
     - `isError`: `ToolResult.error(content)`, which carries no artifacts;
@@ -117,6 +140,7 @@ def from_call_tool_result(result: CallToolResult) -> ToolResult:
     A `_meta["toolwire/artifacts"]` that is not a list of `{type, label, data}` records
     raises `ValueError`.
     """
+    limits = resolve_bounds(bounds, "from_call_tool_result()")
     wire: dict[str, Any] = result.model_dump(mode="json", by_alias=True, exclude_none=True)
     texts: list[str] = []
     others: list[ToolArtifact] = []
@@ -128,11 +152,12 @@ def from_call_tool_result(result: CallToolResult) -> ToolResult:
             others.append(ToolArtifact(f"mcp/{kind or 'content'}", _block_label(block), block))
     content = "\n".join(texts)
     if wire.get("isError"):
-        return ToolResult.error(content)
+        return limits.apply(ToolResult.error(content))
     if "structuredContent" in wire:
         structured = wire["structuredContent"]
         others.append(ToolArtifact("mcp/structuredContent", "structuredContent", structured))
-    return ToolResult.text(content, *_artifacts_from_meta(wire.get("_meta")), *others)
+    artifacts = (*_artifacts_from_meta(wire.get("_meta")), *others)
+    return limits.apply(ToolResult.text(content, *artifacts))
 
 
 def _block_label(block: Mapping[str, Any]) -> str:

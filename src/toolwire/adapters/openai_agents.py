@@ -4,7 +4,8 @@
     def lookup(city: str) -> ToolResult: ...
 
 `result_tool` is `agents.function_tool` (same options, same JSON schema) for a function
-that returns a `ToolResult`. On each call:
+that returns a `ToolResult`. On each call, the result is bounded first (`bounds=`, else
+`toolwire.adapters.default_bounds()`), then:
 
 - the model's tool output is `result.content`, exactly, as a plain str;
 - `ToolCallOutputItem.output` is a `ResultOutput` that holds the artifacts for the live run;
@@ -27,7 +28,7 @@ from typing import Any, Final, final
 from agents import FunctionTool, RunContextWrapper, default_tool_error_function, function_tool
 from agents.tool import FunctionToolCustomDataContext
 
-from toolwire.adapters._common import RunOnlyArtifacts, as_result
+from toolwire.adapters._common import BoundsOption, RunOnlyArtifacts, at_the_seam, check_bounds
 from toolwire.result import ToolResult
 
 __all__ = ["CUSTOM_DATA_KEY", "ResultOutput", "result_tool"]
@@ -94,14 +95,14 @@ class _ErrorResult(Exception):
         self.result = result
 
 
-def _hand_over(value: object, where: str) -> ResultOutput:
-    result = as_result(value, where)
+def _hand_over(value: object, where: str, bounds: BoundsOption) -> ResultOutput:
+    result = at_the_seam(value, where, bounds)
     if result.is_error:
         raise _ErrorResult(result)
     return ResultOutput(result)
 
 
-def _wrap(func: Callable[..., Any]) -> Callable[..., Any]:
+def _wrap(func: Callable[..., Any], bounds: BoundsOption) -> Callable[..., Any]:
     """`func` returning a `ResultOutput`, with the signature `function_tool` reads from `func`."""
     where = f"tool {getattr(func, '__qualname__', repr(func))}"
     wrapper: Callable[..., Any]
@@ -109,14 +110,14 @@ def _wrap(func: Callable[..., Any]) -> Callable[..., Any]:
 
         @functools.wraps(func)
         async def call_async(*args: Any, **kwargs: Any) -> ResultOutput:
-            return _hand_over(await func(*args, **kwargs), where)
+            return _hand_over(await func(*args, **kwargs), where, bounds)
 
         wrapper = call_async
     else:
 
         @functools.wraps(func)
         def call(*args: Any, **kwargs: Any) -> ResultOutput:
-            return _hand_over(func(*args, **kwargs), where)
+            return _hand_over(func(*args, **kwargs), where, bounds)
 
         wrapper = call
     # The SDK reads the return annotation only to build an output schema; the model's
@@ -174,21 +175,25 @@ def _refuse_programmatic(options: Mapping[str, Any]) -> None:
         )
 
 
-def result_tool(func: Callable[..., Any] | None = None, /, **options: Any) -> Any:
+def result_tool(
+    func: Callable[..., Any] | None = None, /, *, bounds: BoundsOption = "default", **options: Any
+) -> Any:
     """`agents.function_tool` for a function that returns a `ToolResult` (or a plain str).
 
     Use it bare (`@result_tool`) or with `function_tool`'s options
     (`@result_tool(name_override=..., failure_error_function=...)`). A
     `failure_error_function` and a `custom_data_extractor` you pass still run: the first for
     exceptions your tool raises, the second's mapping is merged into `custom_data`.
+    `bounds` bounds each result: a `Bounds`, `None` (off), or "default" (read at each call).
     """
+    check_bounds(bounds, "result_tool()")
     _refuse_programmatic(options)
     failure = _failure_function(options.pop("failure_error_function", _UNSET))
     extract = _extractor(options.pop("custom_data_extractor", None))
 
     def build(target: Callable[..., Any]) -> FunctionTool:
         return function_tool(
-            _wrap(target),
+            _wrap(target, bounds),
             failure_error_function=failure,
             custom_data_extractor=extract,
             **options,

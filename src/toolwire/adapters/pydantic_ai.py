@@ -6,6 +6,7 @@
 
 or, inside a tool that returns pydantic-ai's own type, `return to_tool_return(result)`.
 
+- The result is bounded first (`bounds=`, else `toolwire.adapters.default_bounds()`).
 - The model reads `result.content`: it is `ToolReturn.return_value`, so the call's
   `ToolReturnPart.content`.
 - The artifacts are `ToolReturn.metadata`, an `ArtifactMetadata`: pydantic-ai keeps
@@ -23,12 +24,18 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import Any, overload
 
 from pydantic import BaseModel, ConfigDict, model_serializer
 from pydantic_ai import ToolFailed, ToolReturn
 
-from toolwire.adapters._common import RunOnlyArtifacts, as_result
+from toolwire.adapters._common import (
+    BoundsOption,
+    RunOnlyArtifacts,
+    as_result,
+    check_bounds,
+    resolve_bounds,
+)
 from toolwire.result import ToolResult
 
 __all__ = ["ArtifactMetadata", "result_tool", "to_tool_return"]
@@ -51,40 +58,61 @@ class ArtifactMetadata(BaseModel):
         return self.artifacts.to_json()
 
 
-def to_tool_return(result: ToolResult) -> ToolReturn[str]:
-    """The `ToolReturn` a pydantic-ai tool returns for `result`.
+def to_tool_return(result: ToolResult, *, bounds: BoundsOption = "default") -> ToolReturn[str]:
+    """The `ToolReturn` a pydantic-ai tool returns for `result`, bounded (`bounds`, else
+    `default_bounds()`).
 
     An error result raises `ToolFailed(result.content)` instead, which is how a pydantic-ai
     tool fails: call it where the tool returns, so the exception leaves the tool.
     """
+    result = resolve_bounds(bounds, "to_tool_return()").apply(result)
     if result.is_error:
         raise ToolFailed(result.content)
     metadata = ArtifactMetadata(artifacts=RunOnlyArtifacts(result.artifacts))
     return ToolReturn(return_value=result.content, metadata=metadata)
 
 
-def result_tool(func: Callable[..., Any]) -> Callable[..., Any]:
+@overload
+def result_tool(
+    func: Callable[..., Any], /, *, bounds: BoundsOption = ...
+) -> Callable[..., Any]: ...
+
+
+@overload
+def result_tool(
+    func: None = None, /, *, bounds: BoundsOption = ...
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]: ...
+
+
+def result_tool(
+    func: Callable[..., Any] | None = None, /, *, bounds: BoundsOption = "default"
+) -> Any:
     """Wrap a function that returns a `ToolResult` (or a plain str) as a pydantic-ai tool.
 
     Put it under pydantic-ai's decorator (`@agent.tool`, `@agent.tool_plain`,
     `@toolset.tool`) or pass the result to `Tool(...)`. The signature, docstring and
     parameter schema are the function's own; the return is declared `ToolReturn[str]`, so
-    the tool's return schema is that of a tool returning `str`.
+    the tool's return schema is that of a tool returning `str`. `@result_tool(bounds=...)`
+    bounds this tool's results: a `Bounds`, `None` (off), or "default" (read at each call).
     """
+    check_bounds(bounds, "result_tool()")
+    if func is None:
+        return lambda function: result_tool(function, bounds=bounds)
+    target = func
     where = f"tool {getattr(func, '__qualname__', repr(func))}"
     wrapper: Callable[..., Any]
     if inspect.iscoroutinefunction(func):
 
         @functools.wraps(func)
         async def call_async(*args: Any, **kwargs: Any) -> ToolReturn[str]:
-            return to_tool_return(as_result(await func(*args, **kwargs), where))
+            return to_tool_return(as_result(await target(*args, **kwargs), where), bounds=bounds)
 
         wrapper = call_async
     else:
 
         @functools.wraps(func)
         def call(*args: Any, **kwargs: Any) -> ToolReturn[str]:
-            return to_tool_return(as_result(func(*args, **kwargs), where))
+            return to_tool_return(as_result(target(*args, **kwargs), where), bounds=bounds)
 
         wrapper = call
     # A copy: `wraps` shares `__annotations__` with `func`.

@@ -1,7 +1,9 @@
 """smolagents tools that return a `ToolResult` (`pip install 'toolwire[smolagents]'`).
 
 Subclass `ResultTool` instead of `smolagents.Tool`, or decorate with this module's
-`@tool` instead of smolagents', and return a `ToolResult` from `forward`:
+`@tool` instead of smolagents', and return a `ToolResult` from `forward`. A call bounds
+it first (the tool's `bounds` attribute, `@tool(bounds=...)`, else
+`toolwire.adapters.default_bounds()`), so everything below holds the bounded result:
 
 - `content` is the observation: a call returns `ResultText`, a `str` (smolagents'
   `AgentText`) equal to `content`, which is what smolagents writes into the step's
@@ -26,7 +28,7 @@ import re
 import sys
 from collections.abc import Callable
 from types import FrameType
-from typing import Any, get_type_hints
+from typing import Any, get_type_hints, overload
 
 from smolagents import Tool  # type: ignore[import-untyped]
 from smolagents import local_python_executor as _interpreter
@@ -36,7 +38,7 @@ from smolagents.agent_types import (  # type: ignore[import-untyped]
     handle_agent_input_types,
 )
 
-from toolwire.adapters._common import RunOnlyArtifacts, as_result
+from toolwire.adapters._common import BoundsOption, RunOnlyArtifacts, at_the_seam, check_bounds
 from toolwire.result import ToolResult
 
 __all__ = ["ResultText", "ResultTool", "ToolResultError", "tool"]
@@ -116,10 +118,15 @@ class ResultTool(Tool):
     `Tool`; the model reads `content`, so the output is a string. As smolagents requires
     for `to_dict()` and `save()`, import what `forward` uses inside `forward`.
 
+    `bounds` (class or instance attribute: a `Bounds`, `None` for off, or "default",
+    `default_bounds()` at each call) bounds each result.
+
     A call returns a `ResultText`, except from code run by smolagents' local interpreter
     (a `CodeAgent`'s actions, written by the model): that code gets `content` as a plain
     `str`, so it has no way to the artifacts.
     """
+
+    bounds: BoundsOption = "default"
 
     def __call__(self, *args: Any, sanitize_inputs_outputs: bool = False, **kwargs: Any) -> Any:
         if sanitize_inputs_outputs:
@@ -127,7 +134,7 @@ class ResultTool(Tool):
             args = tuple(args_list)
         # smolagents' output sanitising would str() the result: it is done here instead.
         value = super().__call__(*args, **kwargs)
-        result = as_result(value, f"smolagents tool {self.name!r}")
+        result = at_the_seam(value, f"smolagents tool {self.name!r}", self.bounds)
         if result.is_error:
             raise ToolResultError(result)
         if _called_by_model_code():
@@ -152,13 +159,33 @@ class ResultTool(Tool):
         return data
 
 
-def tool(function: Callable[..., Any]) -> ResultTool:
+@overload
+def tool(function: Callable[..., Any], /, *, bounds: BoundsOption = ...) -> ResultTool: ...
+
+
+@overload
+def tool(
+    function: None = None, /, *, bounds: BoundsOption = ...
+) -> Callable[[Callable[..., Any]], ResultTool]: ...
+
+
+def tool(
+    function: Callable[..., Any] | None = None, /, *, bounds: BoundsOption = "default"
+) -> ResultTool | Callable[[Callable[..., Any]], ResultTool]:
     """smolagents' `@tool` for a function that returns a `ToolResult`.
 
     The function needs the docstring and type hints smolagents' `@tool` needs; its return
     hint is `ToolResult`, and the tool's `output_type` is `"string"` (the model reads
-    `content`).
+    `content`). `@tool(bounds=...)` sets the tool's `bounds` (a saved tool does not keep
+    it: reloaded, it has the default).
     """
+    check_bounds(bounds, "tool()")
+    if function is None:
+        return lambda target: tool(target, bounds=bounds)
+    return _make_tool(function, bounds)
+
+
+def _make_tool(function: Callable[..., Any], bounds: BoundsOption) -> ResultTool:
 
     # smolagents writes the return hint into `to_dict()` code; as a string it needs no
     # import there (the code imports `ToolResult` anyway). Parameter hints are resolved
@@ -178,4 +205,6 @@ def tool(function: Callable[..., Any]) -> ResultTool:
     cls.__qualname__ = simple.__qualname__
     cls.__module__ = function.__module__
     instance: ResultTool = cls()
+    if bounds != "default":
+        instance.bounds = bounds
     return instance
