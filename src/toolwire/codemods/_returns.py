@@ -1546,12 +1546,17 @@ def _unknown_instance(
         if not isinstance(called, cst.Attribute) or not isinstance(called.value, cst.Name):
             continue
         owner = called.value.value
+        known = bound.get(owner)
+        if known is not None and known.partition(".")[0] not in names.other:
+            continue  # bound to a call of something imported: another object's `.tool`
         for shape in shapes:
             roots = {i.partition(".")[0] for i in shape.instances}
             if called.attr.value not in shape.attributes or not roots & imported:
                 continue
             kinds = " or ".join(sorted({f"`{i.rpartition('.')[2]}`" for i in shape.instances}))
-            if owner in names.bindings:
+            if known is not None:
+                how = f"it is bound to what `{known}()` returns, which is not followed"
+            elif owner in names.bindings and owner not in bound:
                 how = f"it is imported from `{names.resolve(called.value)}`"
             else:
                 how = "it is not bound to a call of one, or annotated as one, where it is used"
