@@ -3,6 +3,7 @@
 
 from fastmcp import FastMCP
 from fastmcp.tools import ToolResult as FastResult
+from mcp.types import TextContent
 
 from toolwire import ToolResult
 from toolwire.result import ToolArtifact
@@ -33,7 +34,8 @@ mcp.add_tool(order_count)
 @mcp.tool()
 def raw(key: str) -> FastResult:
     found = [{"id": key}]
-    return FastResult(content=f"{len(found)} rows", meta={"rows": found})
+    text = TextContent(type="text", text=f"{len(found)} rows")
+    return FastResult(content=[text], meta={"rows": found})
 
 
 def rows(key: str) -> list[object]:

@@ -5,6 +5,7 @@ import json
 
 from fastmcp import FastMCP
 from fastmcp.tools import ToolResult as FastResult
+from mcp.types import TextContent
 
 from toolwire import ToolResult
 from toolwire.result import ToolArtifact
@@ -35,4 +36,5 @@ mcp.add_tool(order_rows)
 @mcp.tool()
 def raw(key: str) -> FastResult:
     found = [{"id": key}]
-    return FastResult(content=json.dumps(found), meta={"rows": found})  # expect: TW302
+    text = TextContent(type="text", text=json.dumps(found))  # expect: TW302
+    return FastResult(content=[text], meta={"rows": found})
