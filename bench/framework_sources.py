@@ -2,8 +2,8 @@
 
     python bench/framework_sources.py [--show] [--json] [--jobs N] [TARGET ...]
 
-Targets: the installed sources of the seven frameworks the presets describe (langchain-core,
-langgraph, mcp, openai-agents, pydantic-ai, crewai, llama-index-core, smolagents), the
+Targets: the installed sources of the frameworks the presets describe (langchain-core,
+langgraph, mcp, fastmcp, openai-agents, pydantic-ai, crewai, llama-index-core, smolagents), the
 CPython stdlib, and the pinned django and langchain-community wheels of bench/_common.py
 (fetched with `pip download --no-deps` on first use). Each is checked by the real
 `toolwire check` with one config, `presets = [<every shipped preset>]`. The table gives the
@@ -35,6 +35,7 @@ FRAMEWORKS = {
     "langchain-core": "langchain_core",
     "langgraph": "langgraph",
     "mcp": "mcp",
+    "fastmcp": "fastmcp",
     "openai-agents": "agents",
     "pydantic-ai": "pydantic_ai",
     "crewai": "crewai",

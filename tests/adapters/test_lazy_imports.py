@@ -10,6 +10,7 @@ import pytest
 # adapter module -> the modules it brings in (none of which toolwire may load on its own)
 ADAPTERS = {
     "crewai": {"crewai"},
+    "fastmcp": {"fastmcp"},
     "langchain": {"langchain_core"},
     "llamaindex": {"llama_index"},
     "mcp": {"mcp"},

@@ -21,7 +21,16 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 CASES = HERE / "cases"
 DOCS = REPO / "docs" / "frameworks"
-PRESETS = ("langchain", "mcp", "openai-agents", "pydantic-ai", "crewai", "llamaindex", "smolagents")
+PRESETS = (
+    "langchain",
+    "mcp",
+    "fastmcp",
+    "openai-agents",
+    "pydantic-ai",
+    "crewai",
+    "llamaindex",
+    "smolagents",
+)
 LAYERS = ("syntax", "mypy")
 
 _EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>TW\d{3}(?:\s*,\s*TW\d{3})*)")

@@ -26,7 +26,7 @@ print("loaded", len({presets!r}))
 
 def test_every_framework_preset_loads_without_its_framework(tmp_path: Path) -> None:
     # -S: no site-packages, so neither the frameworks nor their sources are found.
-    modules = ["langchain_core", "mcp", "agents", "pydantic_ai", "crewai", "llama_index"]
+    modules = ["langchain_core", "mcp", "fastmcp", "agents", "pydantic_ai", "crewai", "llama_index"]
     code = _LOAD.format(modules=modules, presets=list(PRESETS))
     done = subprocess.run(
         [sys.executable, "-S", "-c", code],

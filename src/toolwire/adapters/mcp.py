@@ -22,7 +22,7 @@ import functools
 import inspect
 import sys
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, ParamSpec, overload
+from typing import Any, ParamSpec, TypeVar, overload
 
 from mcp.types import CallToolResult
 
@@ -30,7 +30,13 @@ from toolwire.adapters._common import BoundsOption, as_result, check_bounds, res
 from toolwire.bounds import bound_artifacts
 from toolwire.result import ToolArtifact, ToolResult
 
-__all__ = ["ARTIFACTS_KEY", "from_call_tool_result", "result_tool", "to_call_tool_result"]
+__all__ = [
+    "ARTIFACTS_KEY",
+    "from_call_tool_result",
+    "result_tool",
+    "to_call_tool_result",
+    "wrap_tool",
+]
 
 ARTIFACTS_KEY = "toolwire/artifacts"
 """The `_meta` key of a `CallToolResult` that carries the artifacts."""
@@ -99,25 +105,42 @@ def result_tool(fn: Callable[P, Any] | None = None, /, *, bounds: BoundsOption =
     check_bounds(bounds, "result_tool()")
     if fn is None:
         return lambda function: result_tool(function, bounds=bounds)
-    tool = fn
+
+    def convert(result: ToolResult) -> CallToolResult:
+        return to_call_tool_result(result, bounds=bounds)
+
     where = f"MCP tool {getattr(fn, '__name__', repr(fn))}"
+    return wrap_tool(fn, where, convert, CallToolResult)
+
+
+R = TypeVar("R")
+
+
+def wrap_tool(
+    fn: Callable[..., Any], where: str, convert: Callable[[ToolResult], R], returns: type[R]
+) -> Callable[..., Any]:
+    """`fn` with its `ToolResult` (or `str`) turned into the framework's result by `convert`.
+
+    Shared with `toolwire.adapters.fastmcp`. The wrapper keeps the name, docstring and
+    parameters; its return annotation is `returns`, so the framework sees that type.
+    """
     # Evaluated here, in the tool's own module: the wrapper's signature is taken as is.
     signature = inspect.signature(fn, eval_str=True)
 
-    def sync_tool(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
-        return to_call_tool_result(as_result(tool(*args, **kwargs), where), bounds=bounds)
+    def sync_tool(*args: Any, **kwargs: Any) -> R:
+        return convert(as_result(fn(*args, **kwargs), where))
 
-    async def async_tool(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
-        return to_call_tool_result(as_result(await tool(*args, **kwargs), where), bounds=bounds)
+    async def async_tool(*args: Any, **kwargs: Any) -> R:
+        return convert(as_result(await fn(*args, **kwargs), where))
 
     wrapper = functools.wraps(fn)(async_tool if inspect.iscoroutinefunction(fn) else sync_tool)
     wrapper.__annotations__ = {
         name: parameter.annotation
         for name, parameter in signature.parameters.items()
         if parameter.annotation is not inspect.Parameter.empty
-    } | {"return": CallToolResult}
+    } | {"return": returns}
     # `__signature__` stops inspect.signature from following `__wrapped__` back to `fn`.
-    wrapper.__dict__["__signature__"] = signature.replace(return_annotation=CallToolResult)
+    wrapper.__dict__["__signature__"] = signature.replace(return_annotation=returns)
     return wrapper
 
 

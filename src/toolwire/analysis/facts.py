@@ -784,6 +784,16 @@ class ModuleFacts:
         if not isinstance(expr, ast.Name) or not self._shapes.instances[0]:
             return None
         if self._instances is None:
+            # `ServerFactory = FastMCP` (in a `try` too): a class by another name.
+            aliases: dict[str, str | None] = {}
+            for statement in _module_level(self._tree.body):
+                # `= None`, the fallback of a failed import, is no other binding.
+                if isinstance(statement, ast.Assign) and isinstance(
+                    statement.value, ast.Name | ast.Attribute
+                ):
+                    alias = self.names.qualify(statement.value)
+                    for name in (n for t in statement.targets for n in _bound_names(t)):
+                        aliases[name] = alias if aliases.get(name, alias) == alias else None
             bound: dict[str, str | None] = {}
             for statement in _module_level(self._tree.body):
                 names: list[str] = []
@@ -792,6 +802,8 @@ class ModuleFacts:
                     names = [n for t in statement.targets for n in _bound_names(t)]
                     value = statement.value
                     target = self.names.qualify(value.func) if isinstance(value, ast.Call) else None
+                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                        target = aliases.get(value.func.id) or target
                 elif isinstance(statement, ast.AnnAssign) and isinstance(
                     statement.target, ast.Name
                 ):
@@ -826,6 +838,9 @@ class ModuleFacts:
                     if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
                         continue
                     dotted = self.names.qualify(call.func)
+                    owner = self._instance_of(call.func.value)
+                    if dotted is None and owner:  # `mcp.add_tool(f)` where `mcp = FastMCP()`
+                        dotted = f"{owner}.{call.func.attr}"
                     if dotted is None or not _matches(dotted, shapes.factories):
                         continue
                     given = [k.value for k in call.keywords if k.arg in shapes.factory_keywords]

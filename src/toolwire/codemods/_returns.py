@@ -665,7 +665,7 @@ class ToolReturns:
             for function, fshape, calls, reason in _factory_tools(tree, names, shapes.functions):
                 entry = _Method(function, None, shape=fshape)
                 planned.append(entry)
-                for call in calls:
+                for call in calls if fshape.wire == "factory" else ():
                     self._factories.append((call, fshape))
                     self._factory_of[call] = function
                 if reason:
@@ -1033,6 +1033,10 @@ class _Rewriter:
             entry = plan._targets[node]
             if isinstance(entry.shape, FunctionShape) and entry.decorator >= 0:
                 function = self.decorate(function, entry.shape, entry.decorator)
+            elif isinstance(entry.shape, FunctionShape) and entry.shape.wire == "under":
+                # Handed to a method (`mcp.add_tool(f)`): the call stays, the adapter goes
+                # right above the `def`, under every decorator (each was judged to pass).
+                function = self.decorate(function, entry.shape, len(function.decorators) - 1)
             if node in plan._local_import:
                 function = self.import_inside(function)
             return cast(_N, function)
@@ -1052,8 +1056,8 @@ class _Rewriter:
         """Wire a function tool to its adapter, as the preset says."""
         adapter = _dotted_expr(self.plan._adapters[shape.adapter].expression)
         decorators = list(node.decorators)
-        found = decorators[index]
         if shape.wire == "replace":
+            found = decorators[index]
             value = found.decorator
             new = value.with_changes(func=adapter) if isinstance(value, cst.Call) else adapter
             decorators[index] = found.with_changes(decorator=new)
@@ -1589,20 +1593,120 @@ def _function_tools(
     if not any(s.decorators or s.attributes for s in shapes):
         return []
     found: list[_FunctionTool] = []
+    for statement, bound in _scoped_functions(tree, names):
+        match = _tool_decorator(statement, names, shapes, bound) or _unknown_instance(
+            statement, names, shapes, bound
+        )
+        if match is not None:
+            found.append((statement, *match))
+    return found
+
+
+def _unknown_instance(
+    func: cst.FunctionDef,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    bound: Mapping[str, str | None],
+) -> tuple[FunctionShape, int, str] | None:
+    """`@X.tool` in a module that imports the framework, where X is not known to be the
+    framework's object: skipped with the reason, so that the tool is not missed silently."""
+    imported = {b.target.partition(".")[0] for bs in names.bindings.values() for b in bs}
+    for index, decorator in enumerate(func.decorators):
+        expr = decorator.decorator
+        called = expr.func if isinstance(expr, cst.Call) else expr
+        if not isinstance(called, cst.Attribute) or not isinstance(called.value, cst.Name):
+            continue
+        owner = called.value.value
+        known = bound.get(owner)
+        if known is not None and known.partition(".")[0] not in names.other:
+            continue  # bound to a call of something imported: another object's `.tool`
+        for shape in shapes:
+            roots = {i.partition(".")[0] for i in shape.instances}
+            if called.attr.value not in shape.attributes or not roots & imported:
+                continue
+            kinds = " or ".join(sorted({f"`{i.rpartition('.')[2]}`" for i in shape.instances}))
+            if known is not None:
+                how = f"it is bound to what `{known}()` returns, which is not followed"
+            elif owner in names.bindings and owner not in bound:
+                how = f"it is imported from `{names.resolve(called.value)}`"
+            else:
+                how = "it is not bound to a call of one, or annotated as one, where it is used"
+            reason = (
+                f"`@{owner}.{called.attr.value}`: `{owner}` is not known to be a {kinds}: {how}"
+            )
+            return shape, index, reason
+    return None
+
+
+def _scoped_functions(
+    tree: cst.Module, names: ModuleNames
+) -> Iterator[tuple[cst.FunctionDef, dict[str, str | None]]]:
+    """Every function of the module, with the instances bound where it is defined."""
+    for body, bound in _scoped_blocks(tree, names):
+        for statement in _flat(body):
+            if isinstance(statement, cst.FunctionDef):
+                yield statement, bound
+
+
+def _scoped_blocks(
+    tree: cst.Module, names: ModuleNames
+) -> Iterator[tuple[Sequence[cst.BaseStatement], dict[str, str | None]]]:
+    """The module's body and every function's, each with the instances bound there: in
+    the block or an enclosing one (`mcp = FastMCP(...)` in `create_server()`), or as a
+    parameter of an enclosing function annotated as a class (`def register(mcp: FastMCP)`)."""
+    aliases = _class_aliases(tree, names)
     blocks: list[tuple[Sequence[cst.BaseStatement], dict[str, str | None]]] = [(tree.body, {})]
     while blocks:
         body, outer = blocks.pop()
         bound = dict(outer)
-        bound.update(_instances(body, names))
+        bound.update(_instances(body, names, aliases))
+        yield body, bound
         for statement in _flat(body):
             if not isinstance(statement, cst.FunctionDef):
                 continue
-            match = _tool_decorator(statement, names, shapes, bound)
-            if match is not None:
-                found.append((statement, *match))
             if isinstance(statement.body, cst.IndentedBlock):
-                blocks.append((statement.body.body, bound))
-    return found
+                inner = dict(bound)
+                params = statement.params
+                for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+                    annotation = param.annotation
+                    inner[param.name.value] = (
+                        names.resolve(_unsubscripted(annotation.annotation))
+                        if annotation is not None
+                        else None
+                    )
+                blocks.append((statement.body.body, inner))
+
+
+def _unsubscripted(annotation: cst.BaseExpression) -> cst.BaseExpression:
+    return annotation.value if isinstance(annotation, cst.Subscript) else annotation  # `Agent[D]`
+
+
+def _class_aliases(tree: cst.Module, names: ModuleNames) -> dict[str, str]:
+    """Module-level names bound only to an imported name (`ServerFactory = FastMCP`, in
+    a `try` or an `if` too): what they stand for. Bound to two things: not an alias."""
+    found: dict[str, str | None] = {}
+    for statement in _flat(tree.body):
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not isinstance(small, cst.Assign | cst.AnnAssign) or small.value is None:
+                continue
+            value = small.value
+            if isinstance(value, cst.Name) and value.value == "None":
+                continue  # the fallback of a failed import: calling it fails anyway
+            head = dotted(value) if isinstance(value, cst.Name | cst.Attribute) else None
+            target = (
+                names.resolve(value) if head and head.partition(".")[0] in names.bindings else None
+            )
+            targets = (
+                [t.target for t in small.targets]
+                if isinstance(small, cst.Assign)
+                else [small.target]
+            )
+            for assign in targets:
+                for name in _target_names(assign):
+                    found[name] = target if found.get(name, target) == target else None
+    return {name: target for name, target in found.items() if target is not None}
 
 
 def _flat(body: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:
@@ -1616,8 +1720,11 @@ def _flat(body: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:
                 yield from _flat(block)
 
 
-def _instances(body: Sequence[cst.BaseStatement], names: ModuleNames) -> dict[str, str | None]:
-    """Names bound in this block to a call of a class (`x = Cls(...)`, `x: Cls = ...`).
+def _instances(
+    body: Sequence[cst.BaseStatement], names: ModuleNames, aliases: Mapping[str, str]
+) -> dict[str, str | None]:
+    """Names bound in this block to a call of a class (`x = Cls(...)`, `x: Cls = ...`),
+    through the module's `aliases` of classes (`x = ServerFactory(...)`).
 
     A name bound twice to different things maps to None.
     """
@@ -1636,13 +1743,13 @@ def _instances(body: Sequence[cst.BaseStatement], names: ModuleNames) -> dict[st
             if isinstance(small, cst.Assign):
                 value = small.value
                 target = names.resolve(value.func) if isinstance(value, cst.Call) else None
+                if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+                    target = aliases.get(value.func.value, target)
                 for assign in small.targets:
                     for name in _target_names(assign.target):
                         bind(name, target)
             elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                annotation = small.annotation.annotation
-                if isinstance(annotation, cst.Subscript):  # `Agent[Deps, str]`
-                    annotation = annotation.value
+                annotation = _unsubscripted(small.annotation.annotation)
                 bind(small.target.value, names.resolve(annotation))
     return bound
 
@@ -1720,18 +1827,32 @@ _FactoryTool = tuple[cst.FunctionDef, FunctionShape, list[cst.Call], str]
 def _factory_tools(
     tree: cst.Module, names: ModuleNames, shapes: Sequence[FunctionShape]
 ) -> list[_FactoryTool]:
-    """Module-level functions handed to a framework factory (`FunctionTool.from_defaults(fn=f)`).
+    """Functions handed to a framework factory (`FunctionTool.from_defaults(fn=f)`), or to a
+    method of an instance that makes tools (`mcp.add_tool(f)` where `mcp = FastMCP(...)`).
 
-    The function is migrated and the factory swapped for the adapter's only when every
-    use of its name is such a hand-over: anywhere else it would get a ToolResult.
+    The function is migrated (and the factory swapped for the adapter's, or the adapter
+    put on the function) only when every use of its name is such a hand-over: anywhere
+    else it would get a ToolResult. A name two functions of the module share is not
+    followed: which one is handed over is not known.
     """
-    functions = {s.name.value: s for s in _flat(tree.body) if isinstance(s, cst.FunctionDef)}
+    defined: dict[str, list[cst.FunctionDef]] = {}
+    for function, _ in _scoped_functions(tree, names):
+        defined.setdefault(function.name.value, []).append(function)
+    functions = {name: found[0] for name, found in defined.items() if len(found) == 1}
     handed: dict[str, list[tuple[cst.Call, FunctionShape, cst.Name]]] = {}
-    stack: list[cst.CSTNode] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+    for body, bound in _scoped_blocks(tree, names):
+        stack: list[cst.CSTNode] = [s for s in body if not isinstance(s, cst.FunctionDef)]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.FunctionDef):
+                continue  # its body is a block of its own
+            stack += _children(node)
+            if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+                continue
             target = names.resolve(node.func)
+            owner = node.func.value
+            if isinstance(owner, cst.Name) and bound.get(owner.value):
+                target = f"{bound[owner.value]}.{node.func.attr.value}"
             shape = next((f for f in shapes if target in f.factories), None)
             for arg in node.args if shape is not None else ():
                 assert shape is not None
@@ -1741,7 +1862,6 @@ def _factory_tools(
                 if (first or keyword in shape.factory_keywords) and isinstance(value, cst.Name):
                     if value.value in functions:
                         handed.setdefault(value.value, []).append((node, shape, value))
-        stack += _children(node)
     uses = _references(tree, [functions[n] for n in handed]) if handed else {}
     found: list[_FactoryTool] = []
     for name, calls in handed.items():

@@ -1,0 +1,224 @@
+"""`toolwire migrate` on fastmcp servers, proved through fastmcp's in-memory `Client`.
+
+Each tool is called before and after the real `toolwire migrate` command: the model reads
+the same text, an error return is `is_error` afterwards, artifacts never reach the model,
+and what migrate cannot change is listed as skipped with its reason. `toolwire init`
+names the framework.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from itertools import count
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastmcp")
+
+from fastmcp import Client, FastMCP
+
+TOOLWIRE = shutil.which("toolwire") or str(Path(sys.executable).with_name("toolwire"))
+_unique = count()
+
+SERVER = '''
+"""A notes server."""
+
+import json
+
+from fastmcp import Context, FastMCP
+
+NOTES = {"todo": "buy milk", "ideas": "a linter for tools"}
+mcp = FastMCP("notes")
+
+
+@mcp.tool
+def read_note(name: str) -> str:
+    """Read a note by name."""
+    if name not in NOTES:
+        return f"Error: no note named {name!r}"
+    return NOTES[name]
+
+
+@mcp.tool(description="List the notes.")
+async def list_notes(ctx: Context) -> str:
+    return json.dumps(sorted(NOTES))
+
+
+@mcp.tool(output_schema={"type": "object", "properties": {"n": {"type": "integer"}}})
+def counted() -> str:
+    return '{"n": 2}'
+
+
+def note_count() -> str:
+    """How many notes there are."""
+    return str(len(NOTES))
+
+
+def shout(text: str) -> str:
+    """Shout."""
+    return text.upper()
+
+
+mcp.add_tool(note_count)
+mcp.add_tool(shout)
+LOUD = shout("x")
+'''
+
+BUILT = '''
+try:
+    from fastmcp import FastMCP
+
+    ServerFactory = FastMCP
+except ImportError:  # fastmcp is optional
+    ServerFactory = None
+
+server = ServerFactory("aliased")
+
+
+@server.tool()
+def ping() -> str:
+    """Ping."""
+    return "pong"
+
+
+def create_server() -> FastMCP:
+    inner = FastMCP("built")
+
+    @inner.tool
+    def hello(name: str) -> str:
+        return f"hello {name}"
+
+    def bye(name: str) -> str:
+        return f"bye {name}"
+
+    inner.add_tool(bye)
+    register(inner)
+    return inner
+
+
+def register(mcp: FastMCP) -> None:
+    @mcp.tool
+    def echo(text: str) -> str:
+        if not text:
+            return "Error: nothing to echo"
+        return text
+
+
+def make() -> FastMCP:
+    return FastMCP("made")
+
+
+made = make()
+
+
+@made.tool
+def lost(text: str) -> str:
+    return text
+'''
+
+# (module, server name or factory, tool, arguments, an error after the migration)
+CALLS = [
+    ("server", "mcp", "read_note", {"name": "todo"}, False),
+    ("server", "mcp", "read_note", {"name": "nope"}, True),
+    ("server", "mcp", "list_notes", {}, False),
+    ("server", "mcp", "note_count", {}, False),
+    ("server", "mcp", "shout", {"text": "hi"}, False),
+    ("built", "server", "ping", {}, False),
+    ("built", "create_server", "hello", {"name": "Ada"}, False),
+    ("built", "create_server", "bye", {"name": "Ada"}, False),
+    ("built", "create_server", "echo", {"text": "hi"}, False),
+    ("built", "create_server", "echo", {"text": ""}, True),
+]
+
+
+def _load(path: Path) -> ModuleType:
+    name = f"{path.stem}_{next(_unique)}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _server(module: ModuleType, name: str) -> FastMCP:
+    value = getattr(module, name)
+    return value if isinstance(value, FastMCP) else value()
+
+
+def _call(server: FastMCP, tool: str, arguments: dict[str, Any]) -> Any:
+    async def run() -> Any:
+        async with Client(server) as client:
+            return await client.call_tool(tool, arguments, raise_on_error=False)
+
+    return asyncio.run(run())
+
+
+def _seen(root: Path) -> list[tuple[list[str], bool, Any]]:
+    modules = {name: _load(root / f"{name}.py") for name in ("server", "built")}
+    seen = []
+    for module, server, tool, arguments, _ in CALLS:
+        result = _call(_server(modules[module], server), tool, arguments)
+        texts = [block.text for block in result.content]
+        seen.append((texts, result.is_error, result))
+    return seen
+
+
+def _project(tmp_path: Path) -> Path:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolwire]\npresets = ["fastmcp"]\n', encoding="utf-8"
+    )
+    for name, source in (("server", SERVER), ("built", BUILT)):
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(source).lstrip(), encoding="utf-8")
+    return tmp_path
+
+
+def test_migrated_fastmcp_tools_give_the_model_the_same_text(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    before = _seen(root)
+    done = subprocess.run(
+        [TOOLWIRE, "migrate", "--format", "json", "."], cwd=root, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["methods_migrated"] == 7, summary
+    skipped = {e["method"]: e["reason"] for e in summary["skipped"]}
+    assert skipped.keys() == {"counted", "shout", "lost"}, skipped
+    assert "`output_schema=`" in skipped["counted"]
+    assert "also used" in skipped["shout"]
+    assert "`make()`" in skipped["lost"]
+
+    migrated = (root / "built.py").read_text(encoding="utf-8")
+    assert "    @result_tool\n    def bye(" in migrated  # add_tool: the adapter on the def
+    assert "inner.add_tool(bye)" in migrated
+    after = _seen(root)
+    for call, (text_before, error_before, _), (text_after, error_after, result) in zip(
+        CALLS, before, after, strict=True
+    ):
+        *_, error = call
+        assert text_after == text_before, call
+        assert not error_before and error_after == error, call
+        if call[2] != "shout":  # skipped: it keeps fastmcp's `{"result": ...}`
+            assert result.structured_content is None, call  # only the text for the model
+    again = subprocess.run([TOOLWIRE, "migrate", "--check", "."], cwd=root, capture_output=True)
+    assert again.returncode == 0, again.stdout
+
+
+def test_init_names_the_framework(tmp_path: Path) -> None:
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "server.py").write_text(textwrap.dedent(SERVER).lstrip(), encoding="utf-8")
+    done = subprocess.run(
+        [TOOLWIRE, "init", "--dry-run", "."], cwd=root, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "fastmcp" in done.stdout and 'presets = ["fastmcp"]' in done.stdout, done.stdout
