@@ -1,6 +1,6 @@
 """Every adapter is ADR-108's seam: what leaves for the framework is coerced and bounded.
 
-For each framework, one agent run with its own test model calls four tools, each
+For each framework (fastmcp too), one agent run with its own test model calls four tools, each
 returning a 1 MB content (or content with lone surrogates) and a 1 MB artifact:
 
 - `big`, default bounds: the model reads exactly 50 000 bytes ending with the marker, and
@@ -146,6 +146,38 @@ def run_mcp() -> Seen:
 
     result: Seen = talk(server, conversation)
     return result
+
+
+# --- FastMCP (the standalone package) ------------------------------------------------------
+
+
+def run_fastmcp() -> Seen:
+    pytest.importorskip("fastmcp")
+    from fastmcp import Client, FastMCP
+
+    from toolwire.adapters.fastmcp import ARTIFACTS_KEY, result_tool
+
+    server = FastMCP("bounds")
+    for kind in KINDS:
+
+        def body(q: str, kind: str = kind) -> ToolResult:
+            return result_for(kind)
+
+        body.__name__ = kind
+        server.tool(result_tool(body, bounds=bounds_for(kind)))
+
+    async def conversation() -> Seen:
+        seen: Seen = {}
+        async with Client(server) as client:
+            for kind in KINDS:
+                received = await client.call_tool(kind, {"q": "x"}, raise_on_error=False)
+                [block] = received.content
+                records = (received.meta or {}).get(ARTIFACTS_KEY, [])
+                artifacts = tuple(ToolArtifact(r["type"], r["label"], r["data"]) for r in records)
+                seen[kind] = (block.text, artifacts)
+        return seen
+
+    return asyncio.run(conversation())
 
 
 # --- OpenAI Agents SDK -------------------------------------------------------------------
@@ -379,6 +411,7 @@ def run_smolagents() -> Seen:
 RUNS: dict[str, Callable[[], Seen]] = {
     "langchain": run_langchain,
     "mcp": run_mcp,
+    "fastmcp": run_fastmcp,
     "openai-agents": run_openai_agents,
     "pydantic-ai": run_pydantic_ai,
     "crewai": run_crewai,
@@ -426,6 +459,16 @@ def direct_langchain() -> str:
 def direct_mcp() -> str:
     pytest.importorskip("mcp")
     from toolwire.adapters.mcp import result_tool
+
+    made = result_tool(body)
+    set_default_bounds(SMALL_DEFAULT)
+    text: str = made("x").content[0].text
+    return text
+
+
+def direct_fastmcp() -> str:
+    pytest.importorskip("fastmcp")
+    from toolwire.adapters.fastmcp import result_tool
 
     made = result_tool(body)
     set_default_bounds(SMALL_DEFAULT)
@@ -500,6 +543,7 @@ def direct_openai_agents() -> str:
 DIRECT: dict[str, Callable[[], str]] = {
     "langchain": direct_langchain,
     "mcp": direct_mcp,
+    "fastmcp": direct_fastmcp,
     "openai-agents": direct_openai_agents,
     "pydantic-ai": direct_pydantic_ai,
     "crewai": direct_crewai,
@@ -554,6 +598,12 @@ def bad_option_langchain() -> object:
 
 def bad_option_mcp() -> object:
     from toolwire.adapters.mcp import result_tool
+
+    return result_tool(body, bounds=50_000)  # type: ignore[call-overload]
+
+
+def bad_option_fastmcp() -> object:
+    from toolwire.adapters.fastmcp import result_tool
 
     return result_tool(body, bounds=50_000)  # type: ignore[call-overload]
 
@@ -636,6 +686,7 @@ BAD_OPTION: dict[str, tuple[str, Callable[[], object]]] = {
     "smolagents-attribute": ("smolagents", bad_option_smolagents_attribute),
     "langchain": ("langchain_core", bad_option_langchain),
     "mcp": ("mcp", bad_option_mcp),
+    "fastmcp": ("fastmcp", bad_option_fastmcp),
     "openai-agents": ("agents", bad_option_openai_agents),
     "pydantic-ai": ("pydantic_ai", bad_option_pydantic_ai),
     "crewai": ("crewai", bad_option_crewai),
@@ -658,6 +709,17 @@ def test_an_mcp_host_bounds_what_any_server_sent() -> None:
     from mcp.types import CallToolResult
 
     from toolwire.adapters.mcp import from_call_tool_result
+
+    foreign = CallToolResult.model_validate({"content": [{"type": "text", "text": BIG}]})
+    assert from_call_tool_result(foreign).content == CUT
+    assert from_call_tool_result(foreign, bounds=None).content == BIG
+
+
+def test_a_fastmcp_client_bounds_what_any_server_sent() -> None:
+    pytest.importorskip("fastmcp")
+    from mcp.types import CallToolResult
+
+    from toolwire.adapters.fastmcp import from_call_tool_result
 
     foreign = CallToolResult.model_validate({"content": [{"type": "text", "text": BIG}]})
     assert from_call_tool_result(foreign).content == CUT
