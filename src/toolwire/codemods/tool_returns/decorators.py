@@ -7,12 +7,13 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from toolwire.codemods.names import dotted
+from toolwire.codemods.names import ModuleNames, dotted
 from toolwire.codemods.tool_returns.scan import Scan, suite_ends, suite_smalls
+from toolwire.codemods.tool_returns.structure import ToolMethod
 
 # Decorators known to hand a method's return value back unchanged (a bare builtin name
 # is the builtin only while the module does not bind it).
-PASS_THROUGH = frozenset(
+_PASS_THROUGH = frozenset(
     {
         "staticmethod",
         "classmethod",
@@ -94,3 +95,22 @@ def wrapper_passes(inner: cst.FunctionDef, fn: str) -> bool:
         ):
             return False
     return True
+
+
+def unknown_decorator(entry: ToolMethod, names: ModuleNames, passing: frozenset[str]) -> str:
+    """The first decorator that gets the method's return value and is not known to
+    hand it back unchanged; a function tool's adapter goes right under the framework's
+    decorator, so only the ones below that count."""
+    for decorator in entry.node.decorators[entry.decorator + 1 :]:
+        expr = decorator.decorator
+        called = expr.func if isinstance(expr, cst.Call) else expr
+        name = dotted(called)
+        if name is None:
+            return "an expression"
+        target = names.resolve(called)
+        if name in names.other or name.partition(".")[0] in names.other:
+            if name not in passing:
+                return name
+        elif target not in _PASS_THROUGH:
+            return name
+    return ""

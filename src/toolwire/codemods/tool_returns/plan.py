@@ -23,7 +23,7 @@ from toolwire.codemods.imports import (
 )
 from toolwire.codemods.names import ModuleNames, def_lines, dotted
 from toolwire.codemods.reports import MethodEvent, ToolReturnsReport
-from toolwire.codemods.tool_returns.decorators import PASS_THROUGH, passing_decorators
+from toolwire.codemods.tool_returns.decorators import passing_decorators, unknown_decorator
 from toolwire.codemods.tool_returns.discovery import (
     factory_tools,
     function_tools,
@@ -60,8 +60,6 @@ __all__ = ["ToolReturns"]
 
 
 _PENDING = "pending:"  # an `unknown:` another round of pass one may settle
-
-
 _STR = frozenset({"str", "builtins.str"})
 
 
@@ -383,7 +381,7 @@ class ToolReturns:
             entry.status, entry.reason = "skip", scan.bare
         else:
             why = scan.none_path(entry.node)
-            decorator = "" if why else self._unknown_decorator(entry, names)
+            decorator = "" if why else unknown_decorator(entry, names, self._passing)
             if decorator:
                 why = f"decorated by `{decorator}`, which may use the returned str"
             if why:
@@ -425,24 +423,6 @@ class ToolReturns:
                 scope = scope.parent
             if bound:
                 self._locals[entry.node] = frozenset(bound)
-
-    def _unknown_decorator(self, entry: ToolMethod, names: ModuleNames) -> str:
-        """The first decorator that gets the method's return value and is not known to
-        hand it back unchanged; a function tool's adapter goes right under the framework's
-        decorator, so only the ones below that count."""
-        for decorator in entry.node.decorators[entry.decorator + 1 :]:
-            expr = decorator.decorator
-            called = expr.func if isinstance(expr, cst.Call) else expr
-            name = dotted(called)
-            if name is None:
-                return "an expression"
-            target = names.resolve(called)
-            if name in names.other or name.partition(".")[0] in names.other:
-                if name not in self._passing:
-                    return name
-            elif target not in PASS_THROUGH:
-                return name
-        return ""
 
     def _settle(
         self,
