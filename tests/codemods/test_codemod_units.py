@@ -9,7 +9,7 @@ import libcst as cst
 import pytest
 from libcst.codemod import CodemodContext
 
-from toolwire.codemods._common import def_lines
+from toolwire.codemods.names import def_lines
 from toolwire.codemods.tool_returns import ToolReturnsCommand
 from toolwire.codemods.wire_content import WireContentCommand, with_content
 from toolwire.config import Config

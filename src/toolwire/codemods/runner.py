@@ -9,12 +9,9 @@ encoding round-trips, and it still holds the bytes pass 1 read (`toolwire.writes
 from __future__ import annotations
 
 import ast
-import difflib
 import functools
 import hashlib
 import io
-import os
-import re
 import tokenize
 import warnings
 from collections.abc import Callable, Sequence
@@ -23,15 +20,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 from toolwire import files, writes
-from toolwire.codemods._crossfile import (
+from toolwire.codemods.crossfile import (
     CrossFile,
     Member,
     family_holds,
     index_module,
     split_declarations,
 )
-from toolwire.codemods._dict_calls import dict_tool_calls
-from toolwire.codemods._reports import REVIEW_CODES, MethodEvent, span_of, split_findings
+from toolwire.codemods.dict_calls import dict_tool_calls
+from toolwire.codemods.diffs import unified_diff
+from toolwire.codemods.reports import REVIEW_CODES, MethodEvent, span_of, split_findings
 from toolwire.config import Config
 from toolwire.engine import (
     batch_gc,
@@ -347,7 +345,7 @@ def tool_returns_file(path: Path, config: Config, cross: CrossFile | None = None
 def _tool_returns(
     path: Path, config: Config, cross: CrossFile | None, outcome: FileOutcome
 ) -> None:
-    from toolwire.codemods._returns import ToolReturns
+    from toolwire.codemods.tool_returns.plan import ToolReturns
 
     name = str(path)
     data = _read(path)
@@ -613,44 +611,6 @@ def _broken(name: str, problem: Finding | None) -> Finding:
     return internal_error(
         name, f"the migrated code does not parse{where}; the file was not changed"
     )
-
-
-def unified_diff(name: str, old: bytes, new: bytes) -> bytes:
-    """A patch of the file's bytes, lines split at `\\n` only, as `git apply` and `patch` do."""
-    out = []
-    label = os.fsencode(name)
-    for line in difflib.diff_bytes(
-        difflib.unified_diff,
-        io.BytesIO(old).readlines(),
-        io.BytesIO(new).readlines(),
-        fromfile=git_quote(b"a/" + label),
-        tofile=git_quote(b"b/" + label),
-    ):
-        out.append(line if line.endswith(b"\n") else line + b"\n\\ No newline at end of file\n")
-    return b"".join(out)
-
-
-_GIT_ESCAPES = {7: b"\\a", 8: b"\\b", 9: b"\\t", 10: b"\\n", 11: b"\\v", 12: b"\\f", 13: b"\\r"}
-_GIT_ESCAPES |= {ord('"'): b'\\"', ord("\\"): b"\\\\"}
-_GIT_PLAIN = re.compile(rb'[^\x00-\x1f"\\\x7f-\xff]*')
-
-
-def git_quote(name: bytes) -> bytes:
-    """A diff header's file name as git writes it: as is when plain, else C-quoted
-    (`"a/x\\ny.py"`, octal for other control and non-ASCII bytes), as `git apply` reads it."""
-    if _GIT_PLAIN.fullmatch(name):
-        # GNU patch ends an unquoted name at a space unless a tab (diff's date field) follows
-        return name + b"\t" if b" " in name else name
-    out = [b'"']
-    for byte in name:
-        if byte in _GIT_ESCAPES:
-            out.append(_GIT_ESCAPES[byte])
-        elif byte < 0x20 or byte >= 0x7F:
-            out.append(b"\\%03o" % byte)
-        else:
-            out.append(bytes((byte,)))
-    out.append(b'"')
-    return b"".join(out)
 
 
 # -- the run -------------------------------------------------------------------------------

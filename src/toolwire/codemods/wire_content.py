@@ -18,8 +18,8 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.metadata import CodeRange, PositionProvider, Scope, ScopeProvider
 
-from toolwire.codemods._command import ToolwireCommand
-from toolwire.codemods._reports import FIX, REVIEW_CODES, Span, span_of, split_findings
+from toolwire.codemods.command import ToolwireCommand
+from toolwire.codemods.reports import FIX, REVIEW_CODES, Span, span_of, split_findings
 from toolwire.config import Config
 from toolwire.engine import check_source, module_name
 from toolwire.findings import Finding

@@ -1,9 +1,7 @@
-"""tool-returns: tool methods annotated `-> str` return the result class instead.
+"""The tool-returns LibCST command (`python -m libcst.tool codemod ...`).
 
-`return X` becomes `ToolResult.text(X)`, or `ToolResult.error(X)` inside an `except`
-handler; the annotation becomes the result class and the import is added once. A
-method the codemod cannot migrate without guessing is left alone and reported.
-The migration lives in `toolwire.codemods._returns`; this is its LibCST command.
+The migration itself is `toolwire.codemods.tool_returns.plan.ToolReturns`; this wraps it
+in LibCST's command class, which `toolwire migrate` never imports.
 """
 
 from __future__ import annotations
@@ -13,12 +11,12 @@ from collections.abc import Sequence
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from toolwire.codemods._command import ToolwireCommand
-from toolwire.codemods._reports import MethodEvent, ToolReturnsReport
-from toolwire.codemods._returns import ToolReturns
+from toolwire.codemods.command import ToolwireCommand
+from toolwire.codemods.reports import ToolReturnsReport
+from toolwire.codemods.tool_returns.plan import ToolReturns
 from toolwire.config import Config
 
-__all__ = ["MethodEvent", "ToolReturnsCommand", "ToolReturnsReport"]
+__all__ = ["ToolReturnsCommand"]
 
 
 class ToolReturnsCommand(ToolwireCommand):

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 
-from toolwire.codemods._reports import MethodEvent
+from toolwire.codemods.reports import MethodEvent
 
 __all__ = ["dict_tool_calls"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from toolwire.codemods._crossfile import Member
+from toolwire.codemods.crossfile import Member
 from toolwire.findings import Finding
 
 __all__ = ["FIX", "REVIEW_CODES", "MethodEvent", "Span", "ToolReturnsReport", "split_findings"]
@@ -46,7 +46,7 @@ class ToolReturnsReport:
     error: int = 0
     marked: int = 0  # of `error`: returns made errors by their text (`error-markers`)
     known_tools: set[str] = field(default_factory=set)  # dotted names of tool classes
-    # For the other files of the run (`_crossfile`), by dotted name:
+    # For the other files of the run (`crossfile`), by dotted name:
     wired: set[str] = field(default_factory=set)  # classes the adapter base now wraps
     results: dict[str, bool] = field(default_factory=dict)  # `Class.method`: returns a result
     kept: dict[str, str] = field(default_factory=dict)  # class -> a tool method left as is

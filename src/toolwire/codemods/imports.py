@@ -1,151 +1,19 @@
-"""What both codemods share: name resolution and import placement.
+"""How a module spells the result class or an adapter, and where an added import goes.
 
-Name resolution works on statements only (module level, `if TYPE_CHECKING:` blocks and
-class bodies), so planning a migration never walks a module's expressions. The LibCST
-command plumbing is in `_command.py`: `toolwire migrate` never imports `libcst.codemod`
-(and its matchers, about 0.3 s of start-up) unless a wire-content fix needs it.
+Kept apart from the LibCST command plumbing (`toolwire.codemods.command`): `toolwire
+migrate` never imports `libcst.codemod` (and its matchers, about 0.3 s of start-up)
+unless a wire-content fix needs it.
 """
 
 from __future__ import annotations
 
-import re
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import libcst as cst
-from libcst.helpers import get_absolute_module_from_package_for_import, get_full_name_for_node
 
-
-def dotted(node: cst.BaseExpression) -> str | None:
-    """`a.b.c` for a Name/Attribute chain, else None (libcst's helper would name `a().b`
-    and `a[0]` too, which are not references)."""
-    root = node
-    while isinstance(root, cst.Attribute):
-        root = root.value
-    return get_full_name_for_node(node) if isinstance(root, cst.Name) else None
-
-
-def _module_dotted(node: cst.Attribute | cst.Name) -> str:
-    return get_full_name_for_node(node) or ""
-
-
-def simple_names(dotted_names: Iterable[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(n.rpartition(".")[2] for n in dotted_names if n))
-
-
-def is_type_checking_test(test: cst.BaseExpression) -> bool:
-    name = dotted(test)
-    return name in ("TYPE_CHECKING", "typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING")
-
-
-@dataclass(slots=True)
-class Binding:
-    """A module-level import: `local` names `target` (a module or `module.name`)."""
-
-    local: str
-    target: str
-    is_module: bool  # `import a.b` (a module) rather than `from a import b`
-    type_checking: bool
-
-
-@dataclass(slots=True)
-class ModuleNames:
-    """The names a module binds at its top level, enough to resolve bases and the result class."""
-
-    module: str | None
-    is_package: bool
-    bindings: dict[str, list[Binding]] = field(default_factory=dict)
-    other: set[str] = field(default_factory=set)  # bound by defs, classes, assignments
-    future_annotations: bool = False
-
-    @classmethod
-    def of(cls, tree: cst.Module, module: str | None, is_package: bool) -> ModuleNames:
-        names = cls(module, is_package)
-        names._scan(tree.body, type_checking=False)
-        return names
-
-    def _scan(self, body: Sequence[cst.CSTNode], *, type_checking: bool) -> None:
-        for statement in body:
-            if isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
-                    if isinstance(small, cst.Import | cst.ImportFrom):
-                        self._import(small, type_checking)
-                    elif isinstance(small, cst.Assign):
-                        for target in small.targets:
-                            self.other.update(_target_names(target.target))
-                    elif isinstance(small, cst.AnnAssign | cst.AugAssign):
-                        self.other.update(_target_names(small.target))
-            elif isinstance(statement, cst.ClassDef | cst.FunctionDef):
-                self.other.add(statement.name.value)
-            elif isinstance(statement, cst.If):
-                checking = type_checking or is_type_checking_test(statement.test)
-                self._scan(statement.body.body, type_checking=checking)
-                orelse = statement.orelse
-                while orelse is not None:
-                    self._scan(orelse.body.body, type_checking=type_checking)
-                    orelse = orelse.orelse if isinstance(orelse, cst.If) else None
-            elif isinstance(statement, cst.Try):
-                self._scan(statement.body.body, type_checking=type_checking)
-                for handler in statement.handlers:
-                    self._scan(handler.body.body, type_checking=type_checking)
-
-    def _import(self, node: cst.Import | cst.ImportFrom, type_checking: bool) -> None:
-        if isinstance(node, cst.Import):
-            for alias in node.names:
-                target = _module_dotted(alias.name)
-                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                    self._bind(Binding(alias.asname.name.value, target, True, type_checking))
-                else:
-                    head = target.partition(".")[0]
-                    self._bind(Binding(head, target, True, type_checking))
-            return
-        base = self._from_base(node)
-        if base is None or isinstance(node.names, cst.ImportStar):
-            return
-        if base == "__future__":
-            if any(
-                a.name.value == "annotations" for a in node.names if isinstance(a.name, cst.Name)
-            ):
-                self.future_annotations = True
-            return
-        for alias in node.names:
-            name = _module_dotted(alias.name)
-            local = name
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                local = alias.asname.name.value
-            self._bind(Binding(local, f"{base}.{name}", False, type_checking))
-
-    def _from_base(self, node: cst.ImportFrom) -> str | None:
-        package = self.module if self.is_package else (self.module or "").rpartition(".")[0]
-        return get_absolute_module_from_package_for_import(package, node)
-
-    def _bind(self, binding: Binding) -> None:
-        self.bindings.setdefault(binding.local, []).append(binding)
-
-    def resolve(self, node: cst.BaseExpression, local_classes: Iterable[str] = ()) -> str | None:
-        """The dotted name an expression refers to, through imports and aliases."""
-        name = dotted(node)
-        if name is None:
-            return None
-        head, _, rest = name.partition(".")
-        bound = self.bindings.get(head)
-        if bound:
-            binding = next((b for b in bound if not b.type_checking), bound[0])
-            if binding.is_module and binding.local == binding.target.partition(".")[0]:
-                return name  # `import a.b` binds `a`; `a.b.C` is literally that
-            return f"{binding.target}.{rest}" if rest else binding.target
-        if head in local_classes and self.module:
-            return f"{self.module}.{name}"
-        return name
-
-
-def _target_names(target: cst.BaseExpression) -> Iterator[str]:
-    if isinstance(target, cst.Name):
-        yield target.value
-    elif isinstance(target, cst.Tuple | cst.List):
-        for element in target.elements:
-            yield from _target_names(element.value)
+from toolwire.codemods.names import ModuleNames, module_dotted
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +73,7 @@ def _bound_otherwise(names: ModuleNames, local: str, result_class: str) -> bool:
 def import_statement(add: tuple[str, str | None]) -> cst.SimpleStatementLine:
     """`import module`, or `from module import a, b as c` for the names `"a, b as c"`."""
     module, name = add
-    target = _attribute_chain(module)
+    target = attribute_chain(module)
     if name is None:
         return cst.SimpleStatementLine([cst.Import([cst.ImportAlias(target)])])
     aliases = []
@@ -216,7 +84,7 @@ def import_statement(add: tuple[str, str | None]) -> cst.SimpleStatementLine:
     return cst.SimpleStatementLine([cst.ImportFrom(module=target, names=aliases)])
 
 
-def _attribute_chain(name: str) -> cst.Name | cst.Attribute:
+def attribute_chain(name: str) -> cst.Name | cst.Attribute:
     head, *rest = name.split(".")
     node: cst.Name | cst.Attribute = cst.Name(head)
     for part in rest:
@@ -227,7 +95,7 @@ def _attribute_chain(name: str) -> cst.Name | cst.Attribute:
 _BLANK = cst.EmptyLine()
 
 
-def _is_docstring(statement: cst.BaseStatement) -> bool:
+def is_docstring(statement: cst.BaseStatement) -> bool:
     return (
         isinstance(statement, cst.SimpleStatementLine)
         and len(statement.body) == 1
@@ -248,12 +116,12 @@ def insert_import(
     """Put the import after the docstring, `__future__` imports and the leading import block."""
     body = list(tree.body)
     index = 0
-    if body and _is_docstring(body[0]):
+    if body and is_docstring(body[0]):
         index = 1
     while index < len(body) and _is_import_line(body[index]):
         index += 1
     new = import_statement(add)
-    after_docstring = index == 1 and _is_docstring(body[0])
+    after_docstring = index == 1 and is_docstring(body[0])
     if after_docstring:
         new = new.with_changes(leading_lines=[blank])
     if index < len(body) and not _is_import_line(body[index]):
@@ -264,21 +132,6 @@ def insert_import(
             body[index] = following.with_changes(leading_lines=[blank] * count + leading)
     body.insert(index, new)
     return tree.with_changes(body=body)
-
-
-def def_lines(text: str, names: Iterable[str]) -> dict[str, list[int]]:
-    """1-based lines of `def NAME` / `async def NAME` starts, per name, in source order."""
-    wanted = "|".join(re.escape(n) for n in names)
-    if not wanted:
-        return {}
-    pattern = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+({wanted})\b", re.M)
-    found: dict[str, list[int]] = {}
-    line, last = 1, 0
-    for match in pattern.finditer(text):
-        line += text.count("\n", last, match.start())
-        last = match.start()
-        found.setdefault(match[1], []).append(line)
-    return found
 
 
 def adapter_reference(names: ModuleNames, target: str) -> ResultRef:
@@ -310,9 +163,9 @@ def _import_of(statement: cst.BaseStatement) -> tuple[str, bool, bool] | None:
     assert isinstance(statement, cst.SimpleStatementLine)
     small = statement.body[0]
     if isinstance(small, cst.Import):
-        return _module_dotted(small.names[0].name), False, False
+        return module_dotted(small.names[0].name), False, False
     assert isinstance(small, cst.ImportFrom)
-    module = _module_dotted(small.module) if small.module is not None else ""
+    module = module_dotted(small.module) if small.module is not None else ""
     return module, True, bool(small.relative)
 
 
@@ -374,7 +227,7 @@ def _insert_one(
     tree: cst.Module, add: tuple[str, str | None], own: str | None, blank: cst.EmptyLine
 ) -> cst.Module:
     body = list(tree.body)
-    start = 1 if body and _is_docstring(body[0]) else 0
+    start = 1 if body and is_docstring(body[0]) else 0
     end = start
     while end < len(body) and _is_import_line(body[end]):
         end += 1
