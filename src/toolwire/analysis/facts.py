@@ -11,7 +11,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from toolwire.analysis import labels as L
+import toolwire.analysis.labels as L
 from toolwire.config import CallSink, Config
 from toolwire.model import Index, Model, Source, index
 

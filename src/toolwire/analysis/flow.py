@@ -19,18 +19,25 @@ import ast
 import functools
 import operator
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 
-from toolwire.analysis import labels as L
-from toolwire.analysis.facts import ClassInfo, ModuleFacts
+import toolwire.analysis.labels as L
+from toolwire.analysis.context import (
+    UNBOUND,
+    Callee,
+    Context,
+    Definition,
+    Env,
+    Scope,
+    Visitors,
+    join_bound,
+)
+from toolwire.analysis.facts import ClassInfo
 from toolwire.analysis.modules import KINDS, Effect, Exports, FunctionExport
+from toolwire.analysis.sinks import call_sink_payloads
+from toolwire.analysis.units import relevant
 from toolwire.findings import Finding
-
-Visitor = Callable[[ast.AST, "Context"], None]
-Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
-# A local callable: (summary key, its definition), or a `partial(...)` call to expand.
-Callee = tuple[str, Definition] | ast.Call
 
 # Calls whose result says nothing about their arguments' contents.
 _OPAQUE = frozenset(
@@ -105,183 +112,17 @@ _UNKNOWN = L.OTHER | L.MAYBE_NONE  # labels that say nothing of where a value is
 # a result (or an artifact). A receiver's type (a sink's class, a tool, a logger) is not
 # kept: a name bound again to anything else loses it (docs/model.md).
 _DECLARED = L.WHOLE | L.ARTIFACT | L.SAFE_STR
-_UNBOUND = -1  # a name bound on no path (or deleted), hiding an enclosing binding
 # Statements with nothing to interpret: only the checks look at them.
 _INERT = frozenset(
     {ast.Import, ast.ImportFrom, ast.Pass, ast.Global, ast.Nonlocal, ast.Break, ast.Continue}
 )
 
 
-def _join(a: int, b: int) -> int:
-    if a == _UNBOUND:
-        return b
-    return a if b == _UNBOUND else L.join(a, b)
-
-
-class Env:
-    """Names (and `name.attr` keys) to labels, over the environment of the enclosing scope.
-
-    `push()` opens an undo frame: every later write first records the value it replaces,
-    so `pop()` can give the frame's writes back and restore the state at `push()`.
-    """
-
-    __slots__ = ("_frames", "callables", "parent", "values")
-
-    def __init__(self, parent: Env | None = None) -> None:
-        self.values: dict[str, int] = {}
-        self.parent = parent
-        self._frames: list[dict[str, int]] = []
-        # names bound to a lambda, a nested def or a `functools.partial(...)` call
-        self.callables: dict[str, Callee] | None = None
-
-    def callee(self, name: str) -> Callee | None:
-        """What a call of `name` runs, when it is bound (in the scope that binds it) to a
-        lambda, a nested def or a partial."""
-        env: Env | None = self
-        while env is not None:
-            if name in env.values:
-                return env.callables.get(name) if env.callables else None
-            env = env.parent
-        return None
-
-    def bind_callee(self, name: str, callee: Callee | None) -> None:
-        if callee is not None:
-            if self.callables is None:
-                self.callables = {}
-            self.callables[name] = callee
-        elif self.callables:
-            self.callables.pop(name, None)
-
-    def lookup(self, name: str) -> int:
-        """The labels of `name`, or `_UNBOUND`."""
-        env: Env | None = self
-        while env is not None:
-            found = env.values.get(name)
-            if found is not None:
-                return found
-            env = env.parent
-        return _UNBOUND
-
-    def get(self, name: str, default: int = L.OTHER) -> int:
-        found = self.lookup(name)
-        return default if found == _UNBOUND else found
-
-    def __contains__(self, name: str) -> bool:
-        return self.lookup(name) != _UNBOUND
-
-    def set(self, name: str, labels: int) -> None:
-        if self._frames:
-            frame = self._frames[-1]
-            if name not in frame:
-                frame[name] = self.lookup(name)
-        self.values[name] = labels
-
-    def delete(self, name: str) -> None:
-        if name in self:
-            self.set(name, _UNBOUND)
-
-    def push(self) -> None:
-        self._frames.append({})
-
-    def pop(self) -> tuple[dict[str, int], dict[str, int]]:
-        """Undo the writes since `push()`; return the values they replaced and had set."""
-        frame = self._frames.pop()
-        values = self.values
-        written = {name: values[name] for name in frame}
-        values.update(frame)
-        return frame, written
-
-    def keep(self) -> dict[str, int]:
-        """Close the frame, keeping its writes; return the values they replaced."""
-        frame = self._frames.pop()
-        if self._frames:
-            outer = self._frames[-1]
-            for name, old in frame.items():
-                outer.setdefault(name, old)
-        return frame
-
-
-@dataclass
-class Scope:
-    """The function (or module, or class body) being interpreted."""
-
-    node: ast.AST
-    qualname: str
-    cls: ClassInfo | None = None  # the class whose method this is
-    env: Env = field(default_factory=Env)
-    # names whose values the function also puts in a run-only slot (`_seeds`)
-    seeds: frozenset[str] = frozenset()
-    # names annotated in this scope (`x: ToolResult | None = None`, a parameter): a later
-    # binding to a value of unknown origin keeps the declared labels
-    declared: dict[str, int] | None = None
-
-
-class Context:
-    """What a check sees: the current node's parts, their labels, and the module facts."""
-
-    def __init__(self, facts: ModuleFacts, lines: Sequence[str], path: str) -> None:
-        self.facts = facts
-        self.lines = lines
-        self.path = path
-        self.findings: dict[tuple[int, int, str], Finding] = {}
-        self.scope = Scope(node=ast.Module(body=[], type_ignores=[]), qualname=facts.module or "")
-        self._labels: dict[int, int] = {}
-        self._qualified: dict[int, str | None] = {}
-
-    # -- for checks ---------------------------------------------------------------------------
-
-    def labels(self, node: ast.expr) -> int:
-        """Labels of an expression already interpreted in this statement."""
-        found = self._labels.get(id(node))
-        return L.OTHER if found is None else found
-
-    def remember(self, node: ast.expr, labels: int) -> None:
-        self._labels[id(node)] = labels
-
-    def qualify(self, expr: ast.expr) -> str | None:
-        """Dotted name of a reference, unless a local variable shadows it."""
-        root = expr
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if isinstance(root, ast.Name) and root.id in self.scope.env:
-            return None
-        key = id(expr)
-        try:
-            return self._qualified[key]
-        except KeyError:
-            found = self._qualified[key] = self.facts.names.qualify(expr)
-            return found
-
-    def report(self, code: str, node: ast.AST, message: str, fix: str | None = None) -> None:
-        line = getattr(node, "lineno", 1)
-        col = self._column(line, getattr(node, "col_offset", 0))
-        end_line = getattr(node, "end_lineno", None) or line
-        end_col = self._column(end_line, getattr(node, "end_col_offset", None) or 0)
-        finding = Finding(self.path, line, col + 1, code, message, end_line, end_col + 1, fix)
-        self.findings[(line, col, code)] = finding
-
-    def _column(self, line: int, byte_offset: int) -> int:
-        if not 0 < line <= len(self.lines):
-            return byte_offset
-        text = self.lines[line - 1]
-        if text.isascii():
-            return byte_offset
-        return len(text.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
-
-    def describe(self, node: ast.expr) -> str:
-        """Short source text of an expression, for messages."""
-        try:
-            text = ast.unparse(node)
-        except (ValueError, RecursionError):  # pragma: no cover - unparse of parsed code
-            return "the value"
-        return text if len(text) <= 40 else text[:37] + "..."
-
-
 class Flow:
     def __init__(
         self,
         ctx: Context,
-        visitors: dict[type[ast.AST], list[Visitor]],
+        visitors: Visitors,
         imported: dict[str, FunctionExport] | None = None,
     ) -> None:
         self.ctx = ctx
@@ -301,7 +142,7 @@ class Flow:
         self._closures: dict[str, Scope] = {}  # summary key → scope, for local callables
         self._expanding = 0  # partials expanded inside one another
         self._partials: set[int] = set()  # the partials being expanded, by id
-        self._returns = self._yields = _UNBOUND
+        self._returns = self._yields = UNBOUND
         # Function summaries: what a module-level function returns as the main pass saw it,
         # and per (function, argument labels) what it returns and the findings the
         # arguments cause inside it. None while one is being computed (recursion).
@@ -399,14 +240,14 @@ class Flow:
         if not isinstance(node, ast.Lambda):
             self.ctx.scope.seeds = self._seeds(node, cls)
         saved = self._returns, self._yields
-        self._returns = self._yields = _UNBOUND
+        self._returns = self._yields = UNBOUND
         try:
             if isinstance(node, ast.Lambda):
                 return self.expr(node.body)
             self.block(node.body)
-            if self._yields != _UNBOUND:  # a generator: what it yields, in a container
+            if self._yields != UNBOUND:  # a generator: what it yields, in a container
                 return _container(self._yields, L.RESULTS)
-            return L.OTHER if self._returns == _UNBOUND else self._returns
+            return L.OTHER if self._returns == UNBOUND else self._returns
         finally:
             self.ctx.scope = outer
             self._returns, self._yields = saved
@@ -474,7 +315,7 @@ class Flow:
                     env.set(target.id, combined)
             case ast.Return(value=value):
                 labels = self.expr(value) if value is not None else L.OTHER
-                self._returns = _join(self._returns, labels)
+                self._returns = join_bound(self._returns, labels)
             case ast.If(test=test, body=body, orelse=orelse):
                 self.expr(test)
                 narrowed, positive = self._narrowing(test)
@@ -522,7 +363,7 @@ class Flow:
                 before = env.keep()  # a handler may start from any point of the body
                 for handler in handlers:
                     for name, old in before.items():
-                        env.set(name, _join(env.lookup(name), old))
+                        env.set(name, join_bound(env.lookup(name), old))
                     if handler.type is not None:
                         self.expr(handler.type)
                     if handler.name:
@@ -613,7 +454,7 @@ class Flow:
         env = self.ctx.scope.env
         for name, mask in names:
             labels = env.lookup(name)
-            if labels != _UNBOUND and labels & ~mask:
+            if labels != UNBOUND and labels & ~mask:
                 env.set(name, labels & mask or L.OTHER)
         self.block(body)
 
@@ -639,9 +480,9 @@ class Flow:
             outcomes.append(written)
         self.work += len(starts) * len(outcomes)
         for name, start in starts.items():
-            joined = _UNBOUND
+            joined = UNBOUND
             for written in outcomes:
-                joined = _join(joined, written.get(name, start))
+                joined = join_bound(joined, written.get(name, start))
             env.set(name, joined)
 
     def loop(self, node: ast.stmt, one_pass: Callable[[], None], orelse: list[ast.stmt]) -> None:
@@ -659,7 +500,7 @@ class Flow:
             same = reads is not None
             for name, labels in head.items():
                 old = env.lookup(name)
-                new = _join(old, labels)
+                new = join_bound(old, labels)
                 if new != labels:
                     same = False  # the entry brings what the last fixpoint lacked
                 if new != old:
@@ -678,7 +519,7 @@ class Flow:
                 self.work += len(written)
                 for name, labels in written.items():
                     old = replaced[name]
-                    new = _join(old, labels)
+                    new = join_bound(old, labels)
                     if new != old:
                         env.set(name, new)
                         grew = True
@@ -973,10 +814,10 @@ class Flow:
                 return L.OTHER
             case ast.Yield(value=value):
                 labels = self.expr(value) if value is not None else L.OTHER
-                self._yields = _join(self._yields, labels)
+                self._yields = join_bound(self._yields, labels)
                 return L.OTHER
             case ast.YieldFrom(value=value):
-                self._yields = _join(self._yields, L.element_of(self.expr(value)))
+                self._yields = join_bound(self._yields, L.element_of(self.expr(value)))
                 return L.OTHER
             case _:
                 for child in ast.iter_child_nodes(node):
@@ -1224,8 +1065,6 @@ class Flow:
         pairs = facts.pairs_tool(node, cls)
         names: set[str] = set()
         if table or pairs:
-            from toolwire.checks.base import call_sink_payloads
-
             stack: list[ast.AST] = list(node.body)
             while stack:
                 sub = stack.pop()
@@ -1348,11 +1187,11 @@ class Flow:
                     given[keyword.arg] = labels(keyword.value)
         if given is None or len(node.args) > len(export.params):
             return _declared(export.returns, arguments)
-        out = _UNBOUND
+        out = UNBOUND
         shown = dotted.rpartition(".")[2]
         for effect in export.effects or ():
             if given.get(effect.param, L.NOTHING) & _KIND_MASKS[effect.kind]:
-                out = _join(out, effect.returns)
+                out = join_bound(out, effect.returns)
                 for origin in effect.findings:
                     module, line, code, message = origin
                     text = (
@@ -1361,7 +1200,7 @@ class Flow:
                     )
                     self.ctx.report(code, node, text)
                     self._origins[text] = origin
-        return export.returns if out == _UNBOUND else out
+        return export.returns if out == UNBOUND else out
 
     def exports(self, demanded: frozenset[str]) -> Exports:
         """What this module gives the modules that import it: its tool classes, what its
@@ -1541,8 +1380,6 @@ class Flow:
     def _may_return_result(self, definition: Definition) -> bool:
         """Whether a summary can say more than "returns something else": the function is
         not one the per-definition pre-filter skips, or (without it) names a marker."""
-        from toolwire.analysis import relevant
-
         if self._skip is not None:
             return id(definition) not in self._skip
         name = getattr(definition, "name", "<lambda>")

@@ -2,16 +2,10 @@ from __future__ import annotations
 
 import ast
 
-from toolwire.analysis import labels as L
-from toolwire.analysis.flow import Context
-from toolwire.checks.base import (
-    Check,
-    egress_payloads,
-    holder,
-    holds_result,
-    returns_to_wire,
-    stringifies_result,
-)
+import toolwire.analysis.labels as L
+from toolwire.analysis.context import Context
+from toolwire.analysis.sinks import egress_payloads
+from toolwire.checks.base import Check, holder, holds_result, returns_to_wire, stringifies_result
 from toolwire.messages import message
 
 # The string forms a result type's `safe-strings` may make safe (labels.SAFE_STR).
