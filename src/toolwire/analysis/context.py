@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import toolwire.analysis.labels as L
-from toolwire.analysis.facts import ClassInfo, ModuleFacts
+from toolwire.analysis.facts import ModuleFacts
+from toolwire.analysis.names import ClassInfo
 from toolwire.findings import Finding
 
 Visitor = Callable[[ast.AST, "Context"], None]

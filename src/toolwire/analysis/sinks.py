@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from toolwire.analysis.context import Context
-from toolwire.analysis.facts import Matcher, class_matcher, matches
+from toolwire.analysis.names import Matcher, class_matcher, matches
 from toolwire.config import CallSink, MessageSink
 
 

@@ -7,7 +7,7 @@ import ast
 import bisect
 from collections.abc import Iterator
 
-from toolwire.analysis.facts import statements
+from toolwire.analysis.names import statements
 from toolwire.config import Config
 from toolwire.prefilter import Prefilter
 

@@ -19,8 +19,8 @@ class ResultStringified(Check):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         self._egress(node, ctx)
         func = node.func
-        model = ctx.facts.model
-        conversion = model.stringifiers.get(ctx.qualify(func) or "")
+        index = ctx.facts.index
+        conversion = index.stringifiers.get(ctx.qualify(func) or "")
         safe = conversion in _SAFE_FORMS
         if (
             conversion
@@ -43,7 +43,7 @@ class ResultStringified(Check):
             )
         elif (
             isinstance(func, ast.Attribute)
-            and func.attr in model.string_methods
+            and func.attr in index.string_methods
             and (stringifies_result if func.attr in _SAFE_METHODS else holds_result)(
                 ctx, func.value
             )

@@ -27,13 +27,13 @@ class ResultPrintedOrLogged(Check):
 
 def _kind(node: ast.Call, ctx: Context) -> str | None:
     func = node.func
-    model = ctx.facts.model
-    shown = model.printers.get(ctx.qualify(func) or "")
+    index = ctx.facts.index
+    shown = index.printers.get(ctx.qualify(func) or "")
     if shown is not None:
         return shown
     if (
         isinstance(func, ast.Attribute)
-        and func.attr in model.log_methods
+        and func.attr in index.log_methods
         and ctx.labels(func.value) & L.LOGGER
     ):
         return f"logger.{func.attr}"
