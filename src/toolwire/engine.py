@@ -26,6 +26,7 @@ from toolwire.findings import Finding, unreadable
 
 if TYPE_CHECKING:
     from toolwire.analysis.modules import Exports, Graph, Link
+    from toolwire.analysis.run import Parsed
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+\d*(?:[,\s]+[A-Z]+\d*)*))?", re.I)
 _ANALYSIS_DEPTH = 20_000
@@ -141,17 +142,10 @@ def check_source(
     tree, problem = parse(text, path)
     if tree is None:
         return [problem] if problem else []
+    from toolwire.analysis.run import Parsed
+
     lines = source_lines(text)
-    findings = check_tree(
-        tree,
-        lines,
-        path,
-        config,
-        module=module,
-        known_tools=known_tools,
-        link=link,
-        text=text,
-    )
+    findings = check_parsed(Parsed(tree, lines, path, config, module, known_tools, link, text))
     if suppress:
         findings = [f for f in findings if not suppressed(f, lines)]
     return findings
@@ -168,27 +162,25 @@ def check_tree(
     link: Link | None = None,
     text: str | None = None,
 ) -> list[Finding]:
-    """Findings for a parsed module, before suppression comments (flake8 applies its own).
-    `lines` are numbered as the tree numbers them, with or without their line endings;
-    `text`, when given, is the source they were split from (saves joining them)."""
-    from toolwire.analysis import analyse
+    """`check_parsed` with the fields of `Parsed` as arguments."""
+    from toolwire.analysis.run import Parsed
 
+    return check_parsed(Parsed(tree, lines, path, config, module, known_tools, link, text))
+
+
+def check_parsed(parsed: Parsed) -> list[Finding]:
+    """Findings for a parsed module, before suppression comments (flake8 applies its own)."""
+    from toolwire.analysis.run import analyse
+    from toolwire.checks import visitors
+
+    config = parsed.config
     # A bug in a check raises: each front-end turns it into its own typed internal error
     # (a RunError, a TW000 of flake8's, a file migrate leaves as it was).
     try:
         with deep_walks():
-            findings = analyse(
-                tree,
-                lines,
-                path,
-                config,
-                module=module,
-                known_tools=known_tools,
-                link=link,
-                text=text,
-            )
+            findings = analyse(parsed, visitors(config.select, config.ignore))
     except RecursionError:
-        return [unreadable(path, TOO_DEEP_TO_ANALYSE)]
+        return [unreadable(parsed.path, TOO_DEEP_TO_ANALYSE)]
     # The enabled checks alone ran (`checks.visitors`), and the flow keeps one finding per
     # line, column and code: what is left is the order.
     return sorted(findings)

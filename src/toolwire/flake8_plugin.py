@@ -17,7 +17,7 @@ from typing import Any, ClassVar, NoReturn
 
 from toolwire import __version__
 from toolwire.config import Config, ConfigError, code_problem, resolver
-from toolwire.engine import check_tree, module_name, source_lines
+from toolwire.engine import check_parsed, module_name, source_lines
 from toolwire.findings import Finding, internal_error, unreadable
 
 _STDIN_NAMES = {"-", "stdin"}
@@ -79,7 +79,9 @@ class ToolwireChecker:
         # line may hold a "\r", which the tokenizer counts as a line break of its own.
         text = "".join(self.lines)
         lines = self.lines if "\r" not in text else source_lines(text)
-        return check_tree(self.tree, lines, self.filename, config, module=module, text=text)
+        from toolwire.analysis.run import Parsed
+
+        return check_parsed(Parsed(self.tree, lines, self.filename, config, module, text=text))
 
     def run(self) -> Iterator[tuple[int, int, str, type[ToolwireChecker]]]:
         try:

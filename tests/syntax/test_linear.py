@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from toolwire.analysis.context import Context
 from toolwire.analysis.facts import ModuleFacts
-from toolwire.analysis.flow import Context, Flow
+from toolwire.analysis.flow import Flow
 from toolwire.checks import visitors
 from toolwire.config import load_config
 from toolwire.engine import check_source

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from toolwire.analysis import irrelevant_units
+from toolwire.analysis.units import irrelevant_units
 from toolwire.config import load_config
 from toolwire.engine import check_source
 from toolwire.prefilter import Prefilter

@@ -8,10 +8,20 @@ from __future__ import annotations
 import ast
 import functools
 import weakref
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
-from toolwire.analysis import labels as L
+import toolwire.analysis.labels as L
+from toolwire.analysis.names import (
+    ClassInfo,
+    Matcher,
+    Names,
+    class_matcher,
+    local_bases,
+    matches,
+    one_matcher,
+    statements,
+)
+from toolwire.analysis.tool_shapes import ToolShapeFacts, tool_shapes
 from toolwire.config import CallSink, Config
 from toolwire.model import Index, Model, Source, index
 
@@ -73,170 +83,6 @@ def _fixed(args: list[ast.expr]) -> bool:
     return not any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args)
 
 
-@dataclass
-class ClassInfo:
-    name: str
-    qualname: str
-    node: ast.ClassDef
-    bases: list[str | None]
-    is_tool: bool = False
-    index: int = 0  # its instance bit (`labels.instance`)
-    # what the methods assign to `self.<name>`, as the flow finds it
-    assigned: dict[str, int] = field(default_factory=dict)
-    # Its annotated fields and its methods' declared returns: read from its body when the
-    # flow first asks (most classes of a module are never asked about).
-    # (a weak reference: a cycle through the facts would keep every parsed tree alive
-    # until the collector runs, and a run over many files would pay for it)
-    facts: weakref.ReferenceType[ModuleFacts] | None = field(default=None, repr=False)
-    _attributes: dict[str, int] = field(default_factory=dict)
-    _returns: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def attributes(self) -> dict[str, int]:
-        self._load()
-        return self._attributes
-
-    @property
-    def returns(self) -> dict[str, int]:
-        self._load()
-        return self._returns
-
-    def _load(self) -> None:
-        if self.facts is not None:
-            facts, self.facts = self.facts(), None
-            if facts is not None:
-                facts.members(self)
-
-
-class Names:
-    """Resolves local names to dotted names through imports, aliases and local definitions."""
-
-    def __init__(
-        self, tree: ast.Module, module: str | None, every: list[ast.stmt] | None = None
-    ) -> None:
-        self.module = module or ""
-        self.aliases: dict[str, str] = {}
-        self.local: dict[str, str] = {}
-        self.assigned: set[str] = set()
-        for node in tree.body:
-            if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-                self.local[node.name] = f"{self.module}.{node.name}"
-            elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    self.assigned.update(_bound_names(target))
-        for found in every if every is not None else statements(tree.body):
-            if isinstance(found, ast.Import):
-                for alias in found.names:
-                    if alias.asname:
-                        self.aliases[alias.asname] = alias.name
-                    else:
-                        head = alias.name.partition(".")[0]
-                        self.aliases[head] = head
-            elif isinstance(found, ast.ImportFrom):
-                base = self._from_base(found)
-                if base is None:
-                    continue
-                for alias in found.names:
-                    if alias.name != "*":
-                        self.aliases[alias.asname or alias.name] = f"{base}.{alias.name}".lstrip(
-                            "."
-                        )
-
-    def _from_base(self, node: ast.ImportFrom) -> str | None:
-        if not node.level:
-            return node.module or ""
-        parts = self.module.split(".") if self.module else []
-        if len(parts) < node.level:
-            return None
-        package = parts[: len(parts) - node.level]
-        return ".".join([*package, *([node.module] if node.module else [])])
-
-    def qualify(self, expr: ast.expr) -> str | None:
-        """The dotted name an expression refers to, or None when it is not a plain reference."""
-        if isinstance(expr, ast.Name):
-            name = expr.id
-            if name in self.local:
-                return self.local[name]
-            if name in self.aliases:
-                return self.aliases[name]
-            if name in self.assigned:
-                return None
-            return f"builtins.{name}"
-        if isinstance(expr, ast.Attribute):
-            base = self.qualify(expr.value)
-            return f"{base}.{expr.attr}" if base else None
-        return None
-
-
-_BLOCKS: dict[type[ast.AST], tuple[str, ...]] = {
-    **dict.fromkeys((ast.If, ast.For, ast.AsyncFor, ast.While), ("body", "orelse")),
-    **dict.fromkeys((ast.Try, ast.TryStar), ("body", "orelse", "finalbody", "handlers")),
-    **dict.fromkeys(
-        (
-            ast.With,
-            ast.AsyncWith,
-            ast.FunctionDef,
-            ast.AsyncFunctionDef,
-            ast.ClassDef,
-            ast.ExceptHandler,
-            ast.match_case,
-        ),
-        ("body",),
-    ),
-    ast.Match: ("cases",),
-}
-
-
-def statements(body: list[ast.stmt], shallow: frozenset[int] = frozenset()) -> Iterator[ast.stmt]:
-    """Every statement in `body`, nested blocks and definitions included, no expressions:
-    imports, classes and attribute declarations are statements, and walking only these is
-    several times cheaper than `ast.walk`. The blocks in `shallow` (by id) are not entered."""
-    stack: list[ast.AST] = list(reversed(body))
-    blocks = _BLOCKS
-    while stack:
-        node = stack.pop()
-        names = blocks.get(type(node))
-        if names is None or id(node) in shallow:
-            yield node  # type: ignore[misc]  # a simple statement, or one not entered
-            continue
-        if not isinstance(node, ast.ExceptHandler | ast.match_case):
-            yield node  # type: ignore[misc]
-        for name in names:  # the order the analysis has always used: keep it
-            stack.extend(reversed(getattr(node, name)))
-
-
-def _bound_names(target: ast.expr) -> Iterator[str]:
-    if isinstance(target, ast.Name):
-        yield target.id
-    elif isinstance(target, ast.Tuple | ast.List):
-        for element in target.elts:
-            yield from _bound_names(element)
-    elif isinstance(target, ast.Starred):
-        yield from _bound_names(target.value)
-
-
-Matcher = tuple[frozenset[str], tuple[tuple[str, str], ...]]
-
-
-def class_matcher(dotted: tuple[str, ...]) -> Matcher:
-    """Exact names, plus (package prefix, tail) pairs for re-exports: the tail starts at
-    the class (`ToolResult`, `BaseTool._run`), or is the last name of a function, so
-    `toolwire.result.ToolResult` matches `toolwire.ToolResult` and
-    `langchain_core.tools.base.BaseTool._run` matches `langchain_core.tools.BaseTool._run`."""
-    return frozenset(dotted), tuple(_split(name) for name in dotted)
-
-
-def _split(name: str) -> tuple[str, str]:
-    parts = name.split(".")
-    at = next((i for i, p in enumerate(parts) if i and p[:1].isupper()), len(parts) - 1)
-    return ".".join(parts[:at]) + ".", "." + ".".join(parts[at:])
-
-
-def matches(dotted: str, matcher: Matcher) -> bool:
-    return _matches(dotted, matcher)
-
-
 @functools.lru_cache(maxsize=64)
 def _matchers(config: Config) -> tuple[Matcher, ...]:
     """The class matchers of a config, once per config rather than once per module."""
@@ -253,7 +99,10 @@ def _matchers(config: Config) -> tuple[Matcher, ...]:
     )
 
 
-class ModuleFacts:
+class ModuleFacts(ToolShapeFacts):
+    """What the names of one module mean, which classes are tools, what functions return,
+    which calls are sinks: computed once per module, before the value flow runs."""
+
     def __init__(
         self,
         tree: ast.Module,
@@ -268,7 +117,7 @@ class ModuleFacts:
         self.module = module
         self._every = list(statements(tree.body, shallow))
         self.names = Names(tree, module, self._every)
-        self.model: Index = index(config.model)
+        self.index: Index = index(config.model)
         (
             self._results,
             self._constructed,
@@ -323,7 +172,7 @@ class ModuleFacts:
         self.message_sinks = config.message_sinks
         self.egress_message_sinks = config.egress_message_sinks
         self._tree = tree
-        self._shapes = _tool_shapes(config.model)
+        self._shapes = tool_shapes(config.model)
         self._instances: dict[str, str | None] | None = None  # read when first asked
         self._handed: frozenset[int] | None = None
         self.classes: dict[str, ClassInfo] = {}
@@ -333,11 +182,11 @@ class ModuleFacts:
     # -- classification of dotted names -----------------------------------------------------
 
     def is_result_class(self, dotted: str | None) -> bool:
-        return dotted is not None and _matches(dotted, self._results)
+        return dotted is not None and matches(dotted, self._results)
 
     def result(self, dotted: str) -> int:
         """Labels of an instance of the result class `dotted` (its type's bit too)."""
-        out = L.RESULT | (L.SAFE_STR if _matches(dotted, self._safe_strings) else L.NOTHING)
+        out = L.RESULT | (L.SAFE_STR if matches(dotted, self._safe_strings) else L.NOTHING)
         return out | (self.instance_of(dotted) & self.result_bits)
 
     def result_name(self, labels: int) -> str:
@@ -411,19 +260,16 @@ class ModuleFacts:
 
     def is_constructed_class(self, dotted: str | None) -> bool:
         """A result type built only by its factories (TW102, TW103, TW105)."""
-        return dotted is not None and _matches(dotted, self._constructed)
+        return dotted is not None and matches(dotted, self._constructed)
 
     def is_artifact_class(self, dotted: str | None) -> bool:
-        return dotted is not None and _matches(dotted, self._artifacts)
-
-    def is_source_owner(self, dotted: str | None) -> bool:
-        return dotted is not None and _matches(dotted, self._source_owners)
+        return dotted is not None and matches(dotted, self._artifacts)
 
     def is_logger_class(self, dotted: str | None) -> bool:
-        return dotted is not None and _matches(dotted, self._loggers)
+        return dotted is not None and matches(dotted, self._loggers)
 
     def is_source_call(self, dotted: str | None) -> bool:
-        return dotted is not None and dotted in self.model.source_calls
+        return dotted is not None and dotted in self.index.source_calls
 
     def is_tool_class(self, dotted: str | None) -> bool:
         return dotted is not None and dotted in self.tool_classes
@@ -586,12 +432,12 @@ class ModuleFacts:
             return L.NOTHING
         out = self._typed.get(dotted)
         if out is None:
-            out = L.SOURCE_OWNER if _matches(dotted, self._source_owners) else L.NOTHING
+            out = L.SOURCE_OWNER if matches(dotted, self._source_owners) else L.NOTHING
             names, matcher = self._known[:2]
             # a known class ends with its own name: most names are not asked further
-            if dotted.rpartition(".")[2] in self._known[4] and _matches(dotted, matcher):
+            if dotted.rpartition(".")[2] in self._known[4] and matches(dotted, matcher):
                 for at, name in enumerate(names):
-                    if _matches(dotted, _one(name)):
+                    if matches(dotted, one_matcher(name)):
                         out |= L.instance(self._known_base + at)
             self._typed[dotted] = out
         return out
@@ -618,7 +464,7 @@ class ModuleFacts:
             return True  # a configured tool base defined in this very module
         if any(self.is_tool_class(b) for b in info.bases):
             return True
-        if any(b in self.classes and self.classes[b].is_tool for b in _local_bases(info)):
+        if any(b in self.classes and self.classes[b].is_tool for b in local_bases(info)):
             return True
         if self.config.tool_bases:
             return False
@@ -656,319 +502,10 @@ class ModuleFacts:
             and len(node.targets) == 1
             and _is_self_attribute(node.targets[0])
             and isinstance(node.value, ast.Call)
-            and self.names.qualify(node.value.func) in self.model.logger_factories
+            and self.names.qualify(node.value.func) in self.index.logger_factories
         ):
             return L.LOGGER
         return L.NOTHING
-
-    def returns_to_wire(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None, value: ast.expr
-    ) -> ast.expr | None:
-        """The part of what `node` returns (`value`) that a framework sends, or None.
-
-        It is sent when `node` is a tool of one of the presets' shapes (`[[function-tools]]`,
-        `[[class-tools]]`), not wrapped by a toolwire adapter, and `value` is not one of the
-        framework's own result types (the framework sends only their wire field). A tool
-        set up as `content-and-artifact` returns a pair: only its first item is sent."""
-        if not self._sends(node, cls, value):
-            return None
-        if not self._pairs(node, cls):
-            return value
-        if isinstance(value, ast.Tuple) and value.elts:
-            return value.elts[0]
-        return None  # a pair built elsewhere: which part is which is not known here
-
-    def pairs_tool(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None
-    ) -> bool:
-        """Is `node` set up as a content-and-artifact tool (whether it is a tool at all is
-        `returns_to_wire`'s to say)? Asked of every function: the class's part is kept."""
-        if not self._shapes.pairs:
-            return False
-        if cls is not None:
-            known = self._pair_classes.get(cls.qualname)
-            if known is None:
-                known = self._pair_classes[cls.qualname] = self._pair_class(cls)
-            if known:
-                return True
-        return self._pairs(node, None)
-
-    def _pairs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None) -> bool:
-        """Is the tool set up to return (content, artifact)? By a decorator keyword
-        (`@tool(response_format="content_and_artifact")`) or a class attribute."""
-        wanted = self._shapes.pairs
-        if not wanted:
-            return False
-        for decorator in node.decorator_list:
-            if isinstance(decorator, ast.Call):
-                for keyword in decorator.keywords:
-                    if any(
-                        keyword.arg == k
-                        and isinstance(keyword.value, ast.Constant)
-                        and keyword.value.value == v
-                        for k, v in wanted
-                    ):
-                        return True
-        return cls is not None and self._pair_class(cls)
-
-    def _pair_class(self, cls: ClassInfo) -> bool:
-        """A class attribute sets its tools up as content-and-artifact."""
-        wanted = self._shapes.pairs
-        for statement in cls.node.body:
-            target: ast.expr | None = None
-            given: ast.expr | None = None
-            if isinstance(statement, ast.AnnAssign):
-                target, given = statement.target, statement.value
-            elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-                target, given = statement.targets[0], statement.value
-            if (
-                isinstance(target, ast.Name)
-                and isinstance(given, ast.Constant)
-                and any(target.id == k and given.value == v for k, v in wanted)
-            ):
-                return True
-        return False
-
-    def _sends(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None, value: ast.expr
-    ) -> bool:
-        shapes = self._shapes
-        if not shapes.any:
-            return False
-        tool = False
-        for decorator in node.decorator_list:
-            target = decorator.func if isinstance(decorator, ast.Call) else decorator
-            dotted = self.names.qualify(target)
-            if dotted is None and isinstance(target, ast.Attribute):
-                # `@mcp.tool()` where `mcp = FastMCP(...)`: the instance's class, not its name
-                owner = self._instance_of(target.value)
-                dotted = f"{owner}.{target.attr}" if owner else None
-            if dotted is not None and _matches(dotted, shapes.adapters):
-                return False
-            tool = tool or (dotted is not None and _matches(dotted, shapes.callables))
-        if not tool and cls is None:
-            tool = id(node) in self._handed_functions()
-        elif not tool and cls is not None:
-            tool = self._is_tool_method(node, cls)
-        return tool and not self._native(node, value)
-
-    def _is_tool_method(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> bool:
-        for base in self._ancestors(cls):
-            if _matches(f"{base}.{node.name}", self._shapes.methods):
-                return True
-            for bases, attribute in self._shapes.listing:
-                if _matches(base, bases) and node.name in self._listed(cls, attribute):
-                    return True
-        return False
-
-    def _native(self, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr) -> bool:
-        """`value` is built as, or the function is declared to return, a result type that
-        a preset names (`ToolReturn`, `TextContent`): its framework takes it whole."""
-        native = self._shapes.native
-        if not native[0]:
-            return False
-        if isinstance(value, ast.Call):
-            dotted = self.names.qualify(value.func)
-            if dotted is not None and _matches(dotted, native):
-                return True
-        for part in ast.walk(node.returns) if node.returns is not None else ():
-            if isinstance(part, ast.Name | ast.Attribute):
-                dotted = self.names.qualify(part)
-                if dotted is not None and _matches(dotted, native):
-                    return True
-        return False
-
-    def _instance_of(self, expr: ast.expr) -> str | None:
-        """The class a module-level name is bound to by a call or an annotation, when it is
-        one whose instances make tools (bound twice to different things: None)."""
-        if not isinstance(expr, ast.Name) or not self._shapes.instances[0]:
-            return None
-        if self._instances is None:
-            # `ServerFactory = FastMCP` (in a `try` too): a class by another name.
-            aliases: dict[str, str | None] = {}
-            for statement in _module_level(self._tree.body):
-                # `= None`, the fallback of a failed import, is no other binding.
-                if isinstance(statement, ast.Assign) and isinstance(
-                    statement.value, ast.Name | ast.Attribute
-                ):
-                    alias = self.names.qualify(statement.value)
-                    for name in (n for t in statement.targets for n in _bound_names(t)):
-                        aliases[name] = alias if aliases.get(name, alias) == alias else None
-            bound: dict[str, str | None] = {}
-            for statement in _module_level(self._tree.body):
-                names: list[str] = []
-                target: str | None = None
-                if isinstance(statement, ast.Assign):
-                    names = [n for t in statement.targets for n in _bound_names(t)]
-                    value = statement.value
-                    target = self.names.qualify(value.func) if isinstance(value, ast.Call) else None
-                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
-                        target = aliases.get(value.func.id) or target
-                elif isinstance(statement, ast.AnnAssign) and isinstance(
-                    statement.target, ast.Name
-                ):
-                    names = [statement.target.id]
-                    annotation = statement.annotation
-                    if isinstance(annotation, ast.Subscript):  # `Agent[Deps, str]`
-                        annotation = annotation.value
-                    target = self.names.qualify(annotation)
-                elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    names = [statement.name]
-                for name in names:
-                    bound[name] = target if bound.get(name, target) == target else None
-            self._instances = {
-                n: t
-                for n, t in bound.items()
-                if t is not None and _matches(t, self._shapes.instances)
-            }
-        return self._instances.get(expr.id)
-
-    def _handed_functions(self) -> frozenset[int]:
-        """Module-level functions handed to a tool factory (`FunctionTool.from_defaults(fn=f)`)."""
-        if self._handed is None:
-            shapes = self._shapes
-            found: set[int] = set()
-            if shapes.factories[0]:
-                functions = {
-                    s.name: s
-                    for s in _module_level(self._tree.body)
-                    if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
-                }
-                for call in ast.walk(self._tree):
-                    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
-                        continue
-                    dotted = self.names.qualify(call.func)
-                    owner = self._instance_of(call.func.value)
-                    if dotted is None and owner:  # `mcp.add_tool(f)` where `mcp = FastMCP()`
-                        dotted = f"{owner}.{call.func.attr}"
-                    if dotted is None or not _matches(dotted, shapes.factories):
-                        continue
-                    given = [k.value for k in call.keywords if k.arg in shapes.factory_keywords]
-                    if call.args and not isinstance(call.args[0], ast.Starred):
-                        given.append(call.args[0])
-                    for value in given:
-                        if isinstance(value, ast.Name) and value.id in functions:
-                            found.add(id(functions[value.id]))
-            self._handed = frozenset(found)
-        return self._handed
-
-    def _listed(self, cls: ClassInfo, attribute: str) -> frozenset[str]:
-        """The method names a class (or a local base) lists in `attribute`, read as
-        LlamaIndex reads `spec_functions`: names and (sync, async) pairs, literals only."""
-        stack, seen = [cls], set()
-        while stack:
-            info = stack.pop()
-            if info.qualname in seen:
-                continue
-            seen.add(info.qualname)
-            for statement in info.node.body:
-                if isinstance(statement, ast.Assign):
-                    named = any(
-                        isinstance(t, ast.Name) and t.id == attribute for t in statement.targets
-                    )
-                elif isinstance(statement, ast.AnnAssign):
-                    named = (
-                        isinstance(statement.target, ast.Name) and statement.target.id == attribute
-                    )
-                else:
-                    continue
-                if named:
-                    return _literal_names(statement.value)
-            stack.extend(self.classes[b] for b in _local_bases(info) if b in self.classes)
-        return frozenset()
-
-    def _ancestors(self, cls: ClassInfo) -> Iterator[str]:
-        seen: set[str] = set()
-        stack = list(cls.bases)
-        while stack:
-            base = stack.pop()
-            if base is None or base in seen:
-                continue
-            seen.add(base)
-            yield base
-            local = self.classes.get(base.rpartition(".")[2])
-            if local is not None and local.qualname == base:
-                stack.extend(local.bases)
-
-    def is_tool_method(self, info: ClassInfo | None, name: str) -> bool:
-        return name in self.tool_methods and (info is None or info.is_tool)
-
-
-@dataclass(frozen=True, slots=True)
-class _ToolShapes:
-    """The presets' tool shapes as matchers, for `returns_to_wire`."""
-
-    callables: Matcher  # decorators, and `Class.attribute` of an instance's decorator
-    methods: Matcher  # `Base.method` of class tools
-    listing: tuple[tuple[Matcher, str], ...]  # bases whose attribute lists the tool methods
-    instances: Matcher  # classes whose instances' attributes are decorators
-    factories: Matcher
-    factory_keywords: frozenset[str]
-    adapters: Matcher  # toolwire's adapters: a tool under one returns a ToolResult
-    native: Matcher  # the presets' own result types, which their tools may return
-    pairs: tuple[tuple[str, str], ...]  # `content-and-artifact` (keyword, value)
-
-    @property
-    def any(self) -> bool:
-        return bool(self.callables[0] or self.methods[0] or self.listing or self.factories[0])
-
-
-@functools.cache
-def _tool_shapes(model: Model) -> _ToolShapes:
-    functions, classes = model.function_tools, model.class_tools
-    return _ToolShapes(
-        class_matcher(
-            (
-                *(d for f in functions for d in sorted(f.decorators)),
-                *(
-                    f"{i}.{a}"
-                    for f in functions
-                    for i in sorted(f.instances)
-                    for a in sorted(f.attributes)
-                ),
-            )
-        ),
-        class_matcher(
-            tuple(f"{b}.{m}" for c in classes for b in sorted(c.bases) for m in c.methods)
-        ),
-        tuple(
-            (class_matcher(tuple(sorted(c.bases))), c.methods_from)
-            for c in classes
-            if c.methods_from
-        ),
-        class_matcher(tuple(i for f in functions for i in sorted(f.instances))),
-        class_matcher(tuple(n for f in functions for n in sorted(f.factories))),
-        frozenset(k for f in functions for k in f.factory_keywords),
-        class_matcher(tuple(f.adapter for f in functions)),
-        class_matcher(tuple(n for t in model.result_types if t.framework for n in t.names)),
-        tuple((k, v) for k, _, v in (p.partition("=") for p in model.content_and_artifact)),
-    )
-
-
-def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """The statements of the module's block and of its `if`/`try`/`with` blocks."""
-    for statement in body:
-        yield statement
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            continue
-        for name in _BLOCKS.get(type(statement), ()):
-            for child in getattr(statement, name):
-                if isinstance(child, ast.ExceptHandler | ast.match_case):
-                    yield from _module_level(child.body)
-                else:
-                    yield from _module_level([child])
-
-
-def _literal_names(value: ast.expr | None) -> frozenset[str]:
-    if not isinstance(value, ast.List | ast.Tuple):
-        return frozenset()
-    found: set[str] = set()
-    for element in value.elts:
-        parts = element.elts if isinstance(element, ast.Tuple) else [element]
-        found.update(
-            p.value for p in parts if isinstance(p, ast.Constant) and isinstance(p.value, str)
-        )
-    return frozenset(found)
 
 
 _SAFE = frozenset({"str", "format"})  # the string forms SAFE_STR stands for
@@ -982,12 +519,6 @@ def _is_self_attribute(node: ast.expr) -> bool:
     )
 
 
-def _local_bases(info: ClassInfo) -> Iterator[str]:
-    for base in info.node.bases:
-        if isinstance(base, ast.Name):
-            yield base.id
-
-
 def _container_of(inner: int, kind: int) -> int:
     out = inner & L.ARTIFACT
     if inner & (L.RESULT | L.RESULTS | L.MAPPING):
@@ -995,15 +526,6 @@ def _container_of(inner: int, kind: int) -> int:
     if inner & (L.TOOL | L.TOOLS):
         out |= L.TOOLS
     return out
-
-
-@functools.lru_cache(maxsize=4096)
-def _matches(dotted: str, matcher: tuple[frozenset[str], tuple[tuple[str, str], ...]]) -> bool:
-    """Cached: the same few names are asked about again and again, in every module."""
-    exact, loose = matcher
-    if dotted in exact:
-        return True
-    return any(dotted.startswith(p) and dotted.endswith(s) for p, s in loose)
 
 
 def _known_classes(config: Config) -> _Known:
@@ -1046,11 +568,6 @@ def _known_classes_of(config: Config) -> _Known:
     names = tuple(classes)
     tails = frozenset(n.rpartition(".")[2] for n in names)
     return names, class_matcher(names), shown, receivers, tails
-
-
-@functools.lru_cache(maxsize=256)
-def _one(name: str) -> Matcher:
-    return class_matcher((name,))
 
 
 @functools.cache

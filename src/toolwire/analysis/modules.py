@@ -16,7 +16,7 @@ import re
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from toolwire.analysis import labels as L
+import toolwire.analysis.labels as L
 from toolwire.config import Config
 
 # The argument labels a summary is computed for, and what an argument must hold to use it.

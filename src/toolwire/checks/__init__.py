@@ -7,13 +7,10 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
-from collections.abc import Callable
 from functools import cache
 
-from toolwire.analysis.flow import Context
+from toolwire.analysis.context import Visitors
 from toolwire.checks.base import Check
-
-Visitor = Callable[[ast.AST, Context], None]
 
 
 @cache
@@ -25,13 +22,11 @@ def all_checks() -> tuple[Check, ...]:
 
 
 @cache
-def visitors(
-    select: tuple[str, ...], ignore: tuple[str, ...]
-) -> dict[type[ast.AST], list[Visitor]]:
+def visitors(select: tuple[str, ...], ignore: tuple[str, ...]) -> Visitors:
     """Node type → the bound visit methods of the enabled checks."""
     from toolwire.config import code_enabled
 
-    table: dict[type[ast.AST], list[Visitor]] = {}
+    table: Visitors = {}
     for check in all_checks():
         if not code_enabled(check.code, select, ignore):
             continue

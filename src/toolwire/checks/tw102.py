@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import ast
 
-from toolwire.analysis.flow import Context
+from toolwire.analysis.context import Context
 from toolwire.checks.base import Check
 from toolwire.messages import message
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import ast
 
-from toolwire.analysis import labels as L
-from toolwire.analysis.flow import Context
+import toolwire.analysis.labels as L
+from toolwire.analysis.context import Context
 from toolwire.checks.base import Check
 
 _PLAIN = (ast.Constant, ast.JoinedStr, ast.List, ast.Tuple, ast.Dict, ast.Set)

@@ -3,8 +3,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from toolwire.analysis import labels as L
-from toolwire.analysis.flow import Context
+import toolwire.analysis.labels as L
+from toolwire.analysis.context import Context
 from toolwire.checks.base import Check, holder
 from toolwire.messages import message
 
@@ -18,14 +18,14 @@ class ResultUsedAsStr(Check):
 
     def visit_Attribute(self, node: ast.Attribute, ctx: Context) -> None:
         # A method read, not called (`handler = text.strip`); a called one is the Call's.
-        if node.attr in ctx.facts.model.str_methods and _whole(ctx, node.value):
+        if node.attr in ctx.facts.index.str_methods and _whole(ctx, node.value):
             self._report(ctx, node, f".{node.attr}", node.value)
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
         if (
             isinstance(func, ast.Attribute)
-            and func.attr in ctx.facts.model.str_methods
+            and func.attr in ctx.facts.index.str_methods
             and _whole(ctx, func.value)
         ):
             self._report(ctx, node, f".{func.attr}()", func.value)

@@ -2,16 +2,10 @@ from __future__ import annotations
 
 import ast
 
-from toolwire.analysis import labels as L
-from toolwire.analysis.flow import Context
-from toolwire.checks.base import (
-    Check,
-    egress_payloads,
-    holder,
-    holds_result,
-    returns_to_wire,
-    stringifies_result,
-)
+import toolwire.analysis.labels as L
+from toolwire.analysis.context import Context
+from toolwire.analysis.sinks import egress_payloads
+from toolwire.checks.base import Check, holder, holds_result, returns_to_wire, stringifies_result
 from toolwire.messages import message
 
 # The string forms a result type's `safe-strings` may make safe (labels.SAFE_STR).
@@ -25,8 +19,8 @@ class ResultStringified(Check):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         self._egress(node, ctx)
         func = node.func
-        model = ctx.facts.model
-        conversion = model.stringifiers.get(ctx.qualify(func) or "")
+        index = ctx.facts.index
+        conversion = index.stringifiers.get(ctx.qualify(func) or "")
         safe = conversion in _SAFE_FORMS
         if (
             conversion
@@ -49,7 +43,7 @@ class ResultStringified(Check):
             )
         elif (
             isinstance(func, ast.Attribute)
-            and func.attr in model.string_methods
+            and func.attr in index.string_methods
             and (stringifies_result if func.attr in _SAFE_METHODS else holds_result)(
                 ctx, func.value
             )

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import ast
 
-from toolwire.analysis import labels as L
-from toolwire.analysis.flow import Context
+import toolwire.analysis.labels as L
+from toolwire.analysis.context import Context
 from toolwire.checks.base import Check, holder, holds_result, stringifies_result
 from toolwire.messages import message
 
@@ -23,15 +23,15 @@ class ResultFormatted(Check):
 
     def visit_BinOp(self, node: ast.BinOp, ctx: Context) -> None:
         left, right = node.left, node.right
-        model = ctx.facts.model
+        index = ctx.facts.index
         if (
             isinstance(node.op, ast.Mod)
-            and model.percent
+            and index.percent
             and _is_str(ctx, left)
             and holds_result(ctx, right)
         ):
             self._report(ctx, node, "%-format", right)
-        elif isinstance(node.op, ast.Add) and model.concat:
+        elif isinstance(node.op, ast.Add) and index.concat:
             for this, other in ((left, right), (right, left)):
                 if holds_result(ctx, this) and _is_str(ctx, other):
                     self._report(ctx, node, "str +", this)
@@ -40,7 +40,7 @@ class ResultFormatted(Check):
     def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
         if (
             isinstance(node.op, ast.Add)
-            and ctx.facts.model.concat
+            and ctx.facts.index.concat
             and _is_str(ctx, node.target)
             and holds_result(ctx, node.value)
         ):
@@ -50,7 +50,7 @@ class ResultFormatted(Check):
         func = node.func
         if (
             not isinstance(func, ast.Attribute)
-            or func.attr not in ctx.facts.model.formatter_methods
+            or func.attr not in ctx.facts.index.formatter_methods
         ):
             return
         if _is_str(ctx, func.value):

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import ast
 
-from toolwire.analysis import labels as L
-from toolwire.analysis.flow import Context
+import toolwire.analysis.labels as L
+from toolwire.analysis.context import Context
 from toolwire.checks.base import Check, holder, holds_result
 from toolwire.messages import message
 
@@ -15,7 +15,7 @@ class ResultSerialised(Check):
         func = node.func
         if (
             isinstance(func, ast.Attribute)
-            and func.attr in ctx.facts.model.serialiser_methods
+            and func.attr in ctx.facts.index.serialiser_methods
             and ctx.labels(func.value) & L.RESULT
             and not _spread(ctx, node)
         ):
@@ -24,13 +24,13 @@ class ResultSerialised(Check):
             shown = holder(ctx, func.value)
             self.report(ctx, node, message(self.code, "call", call=f".{func.attr}", value=shown))
             return
-        short = ctx.facts.model.serialisers.get(ctx.qualify(func) or "")
+        short = ctx.facts.index.serialisers.get(ctx.qualify(func) or "")
         if short is not None and node.args and holds_result(ctx, node.args[0]):
             shown = holder(ctx, node.args[0])
             self.report(ctx, node, message(self.code, "call", call=short, value=shown))
 
     def visit_Attribute(self, node: ast.Attribute, ctx: Context) -> None:
-        attributes = ctx.facts.model.serialiser_attributes
+        attributes = ctx.facts.index.serialiser_attributes
         if node.attr in attributes and ctx.labels(node.value) & L.RESULT:
             shown = holder(ctx, node.value)
             text = message(self.code, "attribute", attribute=f".{node.attr}", value=shown)

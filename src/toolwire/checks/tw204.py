@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import ast
 
-from toolwire.analysis import labels as L
-from toolwire.analysis.flow import Context
+import toolwire.analysis.labels as L
+from toolwire.analysis.context import Context
 from toolwire.checks.base import Check, holder, holds_result, stringifies_result
 from toolwire.messages import message
 
@@ -27,13 +27,13 @@ class ResultPrintedOrLogged(Check):
 
 def _kind(node: ast.Call, ctx: Context) -> str | None:
     func = node.func
-    model = ctx.facts.model
-    shown = model.printers.get(ctx.qualify(func) or "")
+    index = ctx.facts.index
+    shown = index.printers.get(ctx.qualify(func) or "")
     if shown is not None:
         return shown
     if (
         isinstance(func, ast.Attribute)
-        and func.attr in model.log_methods
+        and func.attr in index.log_methods
         and ctx.labels(func.value) & L.LOGGER
     ):
         return f"logger.{func.attr}"

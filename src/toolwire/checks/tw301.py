@@ -3,9 +3,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from toolwire.analysis import labels as L
-from toolwire.analysis.flow import Context
-from toolwire.checks.base import Check, call_sink_payloads, message_sink_payloads
+import toolwire.analysis.labels as L
+from toolwire.analysis.context import Context
+from toolwire.analysis.sinks import call_sink_payloads, message_sink_payloads
+from toolwire.checks.base import Check
 from toolwire.messages import message
 
 

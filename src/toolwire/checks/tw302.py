@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import ast
 
-from toolwire.analysis import labels as L
-from toolwire.analysis.flow import Context
-from toolwire.checks.base import Check, egress_payloads, returns_to_wire
+import toolwire.analysis.labels as L
+from toolwire.analysis.context import Context
+from toolwire.analysis.sinks import egress_payloads
+from toolwire.checks.base import Check, returns_to_wire
 from toolwire.checks.tw301 import wire_payloads
 from toolwire.messages import message
 

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import ast
 
-from toolwire.analysis import labels as L
-from toolwire.analysis.flow import Context
-from toolwire.checks.base import Check, constant_fields, result_mapping_fields
+import toolwire.analysis.labels as L
+from toolwire.analysis.context import Context
+from toolwire.analysis.sinks import constant_fields
+from toolwire.checks.base import Check, result_mapping_fields
 from toolwire.messages import message
 
 
