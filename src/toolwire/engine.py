@@ -151,23 +151,6 @@ def check_source(
     return findings
 
 
-def check_tree(
-    tree: ast.Module,
-    lines: Sequence[str],
-    path: str,
-    config: Config,
-    *,
-    module: str | None = None,
-    known_tools: frozenset[str] = frozenset(),
-    link: Link | None = None,
-    text: str | None = None,
-) -> list[Finding]:
-    """`check_parsed` with the fields of `Parsed` as arguments."""
-    from toolwire.analysis.run import Parsed
-
-    return check_parsed(Parsed(tree, lines, path, config, module, known_tools, link, text))
-
-
 def check_parsed(parsed: Parsed) -> list[Finding]:
     """Findings for a parsed module, before suppression comments (flake8 applies its own)."""
     from toolwire.analysis.run import analyse

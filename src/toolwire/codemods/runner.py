@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from toolwire import files, writes
+from toolwire.analysis.run import Parsed
 from toolwire.codemods.crossfile import (
     CrossFile,
     Member,
@@ -33,7 +34,7 @@ from toolwire.codemods.reports import REVIEW_CODES, MethodEvent, span_of, split_
 from toolwire.config import Config
 from toolwire.engine import (
     batch_gc,
-    check_tree,
+    check_parsed,
     decode,
     deep_walks,
     module_name,
@@ -520,8 +521,8 @@ def _wire_content(
     lines = source_lines(text)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        findings = check_tree(
-            tree, lines, name, config, module=module, known_tools=task.known_tools, text=text
+        findings = check_parsed(
+            Parsed(tree, lines, name, config, module, known_tools=task.known_tools, text=text)
         )
         if task.split:
             findings += _split_uses(tree, lines, name, config, module, task, text, findings)
@@ -580,15 +581,8 @@ def _split_uses(
     split = dict(task.split)
     kept = tuple(c for c in config.kept_tools if c not in split)
     both = config.with_overrides(kept_tools=kept)
-    every = check_tree(
-        tree,
-        lines,
-        name,
-        both,
-        module=module,
-        known_tools=task.known_tools | frozenset(split),
-        text=text,
-    )
+    known = task.known_tools | frozenset(split)
+    every = check_parsed(Parsed(tree, lines, name, both, module, known_tools=known, text=text))
     seen = {(span_of(f), f.code) for f in found}
     why = "; ".join(split.values())
     out: list[Finding] = []
