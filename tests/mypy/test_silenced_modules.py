@@ -15,12 +15,12 @@ from mypy_harness import make_project, run_mypy
 # Says on stderr where each check asked to report: mypy itself drops an error in an
 # ignored file, so only this shows whether the plugin worked there at all.
 _SPY = (
-    "import toolwire.mypy._plugin as plugin\n"
-    "_fail = plugin.ToolwirePlugin.fail\n"
+    "from toolwire.mypy.plugin import ToolwirePlugin\n"
+    "_fail = ToolwirePlugin.fail\n"
     "def spy(self, api, code, key, context, **fields):\n"
     "    print('toolwire-test: fail', code, api.path, file=sys.stderr)\n"
     "    return _fail(self, api, code, key, context, **fields)\n"
-    "plugin.ToolwirePlugin.fail = spy\n"
+    "ToolwirePlugin.fail = spy\n"
 )
 
 # Leaks through a function hook (print: TW204) and a method hook (str.format: TW202).

@@ -2,13 +2,16 @@
 
 The type layer of the toolwire rules: the same sinks as the syntax layer, decided by the
 types mypy infers across modules. See docs/mypy.md.
+
+`plugin` here is mypy's entry function; it shadows the submodule `toolwire.mypy.plugin`
+as an attribute, so reach that module with `from toolwire.mypy.plugin import ...`.
 """
 
 from __future__ import annotations
 
 from mypy.plugin import Plugin
 
-from toolwire.mypy._plugin import FilePlugin, ToolwirePlugin, stale_version
+from toolwire.mypy.plugin import FilePlugin, ToolwirePlugin, stale_version
 
 __all__ = ["FilePlugin", "ToolwirePlugin", "plugin"]
 

@@ -1,4 +1,4 @@
-"""What the plugin knows before mypy checks anything: the config and the error codes."""
+"""What the plugin knows before mypy checks anything: the config of a table."""
 
 from __future__ import annotations
 
@@ -11,46 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, NoReturn
 
-from mypy.errorcodes import ErrorCode
-
 from toolwire import __version__
-from toolwire.mypy._plugin import FAMILY_CODES
 
 if TYPE_CHECKING:  # loaded with the first table: a warm start reads only the mypy config
     from toolwire.config import Config, ConfigError
 
-# The families as rules/ states them; used only if the catalog cannot be read.
-_FALLBACK_FAMILY: Final = {
-    "TW101": "migrate",
-    "TW102": "construct",
-    "TW103": "construct",
-    "TW104": "construct",
-    "TW105": "construct",
-    "TW201": "stringify",
-    "TW202": "stringify",
-    "TW203": "stringify",
-    "TW204": "stringify",
-    "TW301": "wire",
-    "TW302": "wire",
-    "TW303": "wire",
-    "TW401": "artifact",
-    "TW402": "artifact",
-}
 OPTION_NAMES: Final = ("toolwire_config", "x_toolwire_config")
-
-
-def error_codes() -> dict[str, ErrorCode]:
-    """TW code -> mypy error code, from the family each rule file declares."""
-    families = dict(_FALLBACK_FAMILY)
-    try:
-        from toolwire.catalog import catalog
-
-        families.update({code: rule.family for code, rule in catalog().items()})
-    except Exception:  # a missing catalog must not stop mypy
-        pass
-    return {
-        code: FAMILY_CODES[family] for code, family in families.items() if family in FAMILY_CODES
-    }
 
 
 @dataclass(frozen=True, slots=True)

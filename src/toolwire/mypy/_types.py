@@ -146,11 +146,6 @@ def is_exactly(typ: Type | None, classes: Collection[str]) -> bool:
     return False
 
 
-def is_str(typ: Type | None) -> bool:
-    proper = get_proper_type(typ) if typ is not None else None
-    return isinstance(proper, Instance) and proper.type.fullname == "builtins.str"
-
-
 def unwrap_coroutine(typ: Type | None) -> ProperType | None:
     """`async def f() -> T` may be typed `Coroutine[Any, Any, T]`; give T."""
     proper = get_proper_type(typ) if typ is not None else None

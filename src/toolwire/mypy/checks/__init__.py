@@ -1,5 +1,6 @@
 """The type layer's rules, one module per rule as in `toolwire.checks`. Each module has
-`register(plugin)`, which hooks its check on the names the egress model gives."""
+`register(plugin)`, which hooks its check on the names the egress model gives; it sees
+the plugin only through `toolwire.mypy.api.Rules`."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import pkgutil
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from toolwire.mypy._plugin import ToolwirePlugin
+    from toolwire.mypy.api import Rules
 
 
-def register_all(plugin: ToolwirePlugin) -> None:
+def register_all(plugin: Rules) -> None:
     for module in pkgutil.iter_modules(__path__):
         if module.name.startswith("tw") and plugin.enabled(module.name.upper()):
             importlib.import_module(f"{__name__}.{module.name}").register(plugin)

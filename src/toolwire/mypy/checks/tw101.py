@@ -6,13 +6,13 @@ from mypy.nodes import Decorator, FuncDef, TypeAlias, TypeInfo
 from mypy.plugin import ClassDefContext
 from mypy.types import CallableType, Instance, Type, UnboundType, get_proper_type
 
-from toolwire.mypy._plugin import ToolwirePlugin
 from toolwire.mypy._types import is_class, unwrap_coroutine
+from toolwire.mypy.api import Rules
 
 CODE = "TW101"
 
 
-def register(plugin: ToolwirePlugin) -> None:
+def register(plugin: Rules) -> None:
     config = plugin.config
     if not config.tool_methods:
         return

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from toolwire.mypy._plugin import Call, ToolwirePlugin
+from toolwire.mypy.api import Call, Rules
 
 CODE = "TW102"
 
 
-def register(plugin: ToolwirePlugin) -> None:
+def register(plugin: Rules) -> None:
     def check(call: Call) -> None:
         plugin.fail(call.api, CODE, "direct", call.context)
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from mypy.nodes import ARG_STAR2, CallExpr
 
-from toolwire.mypy._plugin import Call, ToolwirePlugin
+from toolwire.mypy.api import Call, Rules
 
 CODE = "TW103"
 
 
-def register(plugin: ToolwirePlugin) -> None:
+def register(plugin: Rules) -> None:
     def check(call: Call) -> None:
         node = call.context
         if not isinstance(node, CallExpr):

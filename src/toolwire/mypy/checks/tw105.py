@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from mypy.plugin import ClassDefContext
 
-from toolwire.mypy._plugin import ToolwirePlugin
+from toolwire.mypy.api import Rules
 
 CODE = "TW105"
 
 
-def register(plugin: ToolwirePlugin) -> None:
+def register(plugin: Rules) -> None:
     def check(ctx: ClassDefContext) -> None:
         info = ctx.cls.info
         constructed = {n for n in plugin.results if plugin.types[n].factories}

@@ -6,16 +6,16 @@ from mypy.nodes import ArgKind, Context, Expression
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Type
 
-from toolwire.mypy._plugin import Call, CallCheck, ToolwirePlugin, ValueCheck
 from toolwire.mypy._types import holds
+from toolwire.mypy.api import Call, CallCheck, Rules, ValueCheck
 
 CODE = "TW201"
 
 
-def register(plugin: ToolwirePlugin) -> None:
-    for name, shown in plugin.model.stringifiers.items():
+def register(plugin: Rules) -> None:
+    for name, shown in plugin.index.stringifiers.items():
         plugin.on_function(name, _stringifier(plugin, shown))
-    for method in plugin.model.string_methods:
+    for method in plugin.index.string_methods:
         plugin.on_string_method(method, _string_method(plugin, method))
 
     def egress(call: Call, sink: str, expr: Expression, typ: Type, kind: ArgKind) -> None:
@@ -29,7 +29,7 @@ def _form(shown: str) -> str:
     return "repr" if shown in ("repr", "ascii") else shown
 
 
-def _stringifier(plugin: ToolwirePlugin, shown: str) -> CallCheck:
+def _stringifier(plugin: Rules, shown: str) -> CallCheck:
     form = _form(shown)
 
     def check(call: Call) -> None:
@@ -43,7 +43,7 @@ def _stringifier(plugin: ToolwirePlugin, shown: str) -> CallCheck:
     return check
 
 
-def _string_method(plugin: ToolwirePlugin, method: str) -> ValueCheck:
+def _string_method(plugin: Rules, method: str) -> ValueCheck:
     form = _form(method.strip("_"))
 
     def check(api: CheckerPluginInterface, context: Context, typ: Type | None) -> None:

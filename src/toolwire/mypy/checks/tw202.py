@@ -6,7 +6,7 @@ from string import Formatter
 
 from mypy.nodes import ARG_NAMED, CallExpr, MemberExpr, StrExpr
 
-from toolwire.mypy._plugin import Call, CallCheck, ToolwirePlugin
+from toolwire.mypy.api import Call, CallCheck, Rules
 
 CODE = "TW202"
 _FORMS = {
@@ -16,13 +16,13 @@ _FORMS = {
 }
 
 
-def register(plugin: ToolwirePlugin) -> None:
+def register(plugin: Rules) -> None:
     for name in plugin.config.model.formatters:
         method = name.rpartition(".")[2]
         plugin.on_method(name, _check(plugin, _FORMS.get(method, f"str.{method}()")))
 
 
-def _check(plugin: ToolwirePlugin, form: str) -> CallCheck:
+def _check(plugin: Rules, form: str) -> CallCheck:
     def check(call: Call) -> None:
         shown = _repr_fields(call) if form == _FORMS["format"] else set()
         position = 0

@@ -6,16 +6,16 @@ from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Instance, Type, get_proper_type
 
-from toolwire.mypy._plugin import Call, CallCheck, ToolwirePlugin
 from toolwire.mypy._types import holds, is_exactly
+from toolwire.mypy.api import Call, CallCheck, Rules
 
 CODE = "TW203"
 
 
-def register(plugin: ToolwirePlugin) -> None:
-    for name, shown in plugin.model.serialisers.items():
+def register(plugin: Rules) -> None:
+    for name, shown in plugin.index.serialisers.items():
         plugin.on_function(name, _check(plugin, shown))
-    for attribute in plugin.model.serialiser_attributes:
+    for attribute in plugin.index.serialiser_attributes:
 
         def exposed(
             api: CheckerPluginInterface, context: Context, typ: Type | None, attr: str = attribute
@@ -25,7 +25,7 @@ def register(plugin: ToolwirePlugin) -> None:
                 plugin.fail(api, CODE, "attribute", context, attribute=f".{attr}", value=value)
 
         plugin.on_attribute(f"builtins.object.{attribute}", exposed)
-    for method in plugin.model.serialiser_methods:
+    for method in plugin.index.serialiser_methods:
 
         def dumped(
             api: CheckerPluginInterface, context: Context, typ: Type | None, name: str = method
@@ -38,7 +38,7 @@ def register(plugin: ToolwirePlugin) -> None:
         plugin.on_string_method(method, dumped)
 
 
-def _check(plugin: ToolwirePlugin, shown: str) -> CallCheck:
+def _check(plugin: Rules, shown: str) -> CallCheck:
     def check(call: Call) -> None:
         for expr, typ, _ in call.actuals([0]):
             if plugin.holds_result(call, expr, typ):
@@ -49,7 +49,7 @@ def _check(plugin: ToolwirePlugin, shown: str) -> CallCheck:
     return check
 
 
-def shown_value(plugin: ToolwirePlugin, typ: Type | None) -> str:
+def shown_value(plugin: Rules, typ: Type | None) -> str:
     """`a ToolResult` for a result; for a value that holds one (a dataclass with a result
     field, a list of them), its own type and what it holds."""
     name = plugin.shown(typ)

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from toolwire.mypy._plugin import Call, CallCheck, ToolwirePlugin
+from toolwire.mypy.api import Call, CallCheck, Rules
 
 CODE = "TW204"
 
 
-def register(plugin: ToolwirePlugin) -> None:
-    for name, shown in plugin.model.printers.items():
+def register(plugin: Rules) -> None:
+    for name, shown in plugin.index.printers.items():
         plugin.on_function(name, _check(plugin, shown))
     for name in plugin.config.model.logger_methods:
         plugin.on_method(name, _check(plugin, f"logger.{name.rpartition('.')[2]}"))
 
 
-def _check(plugin: ToolwirePlugin, shown: str) -> CallCheck:
+def _check(plugin: Rules, shown: str) -> CallCheck:
     def check(call: Call) -> None:
         for expr, typ, _ in call.actuals():
             if plugin.holds_result(call, expr, typ, form="str"):

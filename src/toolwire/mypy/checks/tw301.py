@@ -21,20 +21,20 @@ from mypy.nodes import (
 )
 from mypy.types import Type
 
-from toolwire.mypy._plugin import Call, ToolwirePlugin
 from toolwire.mypy._types import is_exactly
+from toolwire.mypy.api import Call, Rules
 
 CODE = "TW301"
 
 
-def register(plugin: ToolwirePlugin) -> None:
+def register(plugin: Rules) -> None:
     wrappers: set[str] = set()
 
     def is_wrapper(callee: Expression) -> bool:
         if not isinstance(callee, RefExpr) or not callee.fullname:
             return False
         if not wrappers:  # the definitions' names, once mypy has loaded them
-            for name in plugin.model.wrappers:
+            for name in plugin.index.wrappers:
                 wrappers.add(name)
                 wrappers.add(plugin.resolved(name) or name)
         return callee.fullname in wrappers
@@ -42,7 +42,7 @@ def register(plugin: ToolwirePlugin) -> None:
     def is_wire(call: Call, expr: Expression) -> bool:
         """Exactly a result's wire field, or a structure around it that computes nothing
         from it (the syntax layer's rule: rules/TW301.md)."""
-        if isinstance(expr, MemberExpr) and expr.name in plugin.model.wire_fields:
+        if isinstance(expr, MemberExpr) and expr.name in plugin.index.wire_fields:
             return is_exactly(plugin.type_of(call.api, expr.expr), plugin.results)
         parts: list[Expression] = []
         if isinstance(expr, DictExpr):

@@ -1,21 +1,23 @@
-"""The plugin class: mypy's hooks, dispatched to the rules in `checks/`.
+"""The plugin: mypy's hooks, dispatched to the rules in `checks/`.
 
-It holds no rule logic. It reads the egress model (through the config), resolves the
-model's names to the fullnames of their definitions once mypy has loaded them, and hands
-each hooked call, attribute or class to the checks registered for it. A check lives in
-`checks/twNNN.py` and registers itself from the model (`register(plugin)`).
+It holds no rule logic. `FilePlugin` is what mypy talks to: it finds each file's table
+and keeps one `ToolwirePlugin` per table. That one reads the egress model (through the
+config), resolves the model's names to the fullnames of their definitions once mypy has
+loaded them, and hands each hooked call, attribute or class to the checks registered for
+it. A check lives in `checks/twNNN.py`, registers itself from the model
+(`register(plugin)`) and sees the plugin only as `api.Rules`.
 """
 
 from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import ArgKind, Context, Expression, MemberExpr, MypyFile, TypeInfo
+from mypy.nodes import Context, Expression, MemberExpr, MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     AttributeContext,
@@ -29,8 +31,10 @@ from mypy.plugin import (
 )
 from mypy.types import Type
 
-from toolwire.mypy import _fingerprint
+from toolwire.mypy._codes import error_codes
+from toolwire.mypy._fingerprint import remember, remembered
 from toolwire.mypy._types import children, displayed, holds
+from toolwire.mypy.api import Call, CallCheck, ClassCheck, SinkCheck, ValueCheck
 
 if TYPE_CHECKING:  # loaded with the first config: a warm cache never needs them
     from toolwire.config import CallSink, Config
@@ -38,37 +42,6 @@ if TYPE_CHECKING:  # loaded with the first config: a warm cache never needs them
     from toolwire.mypy._settings import Settings
 
 
-# Built at import (the plugin's): mypy checks `--disable-error-code` once plugins are loaded.
-FAMILY_CODES: Final = {
-    family: ErrorCode(f"toolwire-{family}", f"toolwire {family} rules", "toolwire")
-    for family in ("migrate", "construct", "stringify", "wire", "artifact")
-}
-
-
-class Call(NamedTuple):  # not a dataclass: this is built at import, which a warm run pays
-    """What FunctionContext and MethodContext share."""
-
-    args: list[list[Expression]]
-    arg_types: list[list[Type]]
-    arg_kinds: list[list[ArgKind]]
-    callee_arg_names: list[str | None]
-    context: Context
-    api: CheckerPluginInterface
-
-    def actuals(
-        self, formals: Iterable[int] | None = None
-    ) -> Iterable[tuple[Expression, Type, ArgKind]]:
-        indices = range(len(self.args)) if formals is None else formals
-        for i in indices:
-            if 0 <= i < len(self.args):
-                yield from zip(self.args[i], self.arg_types[i], self.arg_kinds[i], strict=False)
-
-
-CallCheck = Callable[[Call], None]
-# (call, sink label, argument, its type, its kind)
-SinkCheck = Callable[[Call, str, Expression, Type, ArgKind], None]
-ValueCheck = Callable[[CheckerPluginInterface, Context, Type | None], None]
-ClassCheck = Callable[[ClassDefContext], None]
 _AnyCtx = FunctionContext | MethodContext
 _C = TypeVar("_C", FunctionContext, MethodContext)
 _Hook = Callable[[_AnyCtx], Type]
@@ -82,13 +55,12 @@ class ToolwirePlugin(Plugin):
     hook to the one of the file being checked.
     """
 
-    def __init__(self, options: Options, settings: Settings) -> None:
+    def __init__(self, options: Options, config: Config) -> None:
         from toolwire.model import STRING_FORMS, index
 
         super().__init__(options)
-        self.settings = settings
-        self.config: Config = self.settings.config
-        self.model: Index = index(self.config.model)
+        self.config = config
+        self.index: Index = index(self.config.model)
         self._string_forms = STRING_FORMS
         self._codes: dict[str, ErrorCode] | None = None  # read from the catalog on first use
         self.result_name = self.config.result_classes[0].rpartition(".")[2]
@@ -162,8 +134,6 @@ class ToolwirePlugin(Plugin):
     def codes(self) -> dict[str, ErrorCode]:
         """TW code -> mypy error code; read when there is something to report."""
         if self._codes is None:
-            from toolwire.mypy._settings import error_codes
-
             self._codes = error_codes()
         return self._codes
 
@@ -221,7 +191,7 @@ class ToolwirePlugin(Plugin):
             node = stack.pop()
             if node is not expr and holds(self.type_of(call.api, node), self.artifacts):
                 return True
-            if isinstance(node, MemberExpr) and node.name in self.model.run_only:
+            if isinstance(node, MemberExpr) and node.name in self.index.run_only:
                 if holds(self.type_of(call.api, node.expr), self.results):
                     return True
             stack.extend(children(node))
@@ -231,11 +201,11 @@ class ToolwirePlugin(Plugin):
         """A value computed from a result or its wire field (`str(result)`,
         `"done: " + result.content`), not through another barrier (`result.is_error`)."""
         stack = [expr]
-        model = self.model
+        index = self.index
         while stack:
             node = stack.pop()
-            if isinstance(node, MemberExpr) and node.name in model.barriers:
-                if node.name not in model.wire_fields:
+            if isinstance(node, MemberExpr) and node.name in index.barriers:
+                if node.name not in index.wire_fields:
                     continue
                 if holds(self.type_of(call.api, node.expr), self.results):
                     return True
@@ -354,9 +324,6 @@ class ToolwirePlugin(Plugin):
         return hook
 
     # -- mypy's hooks ----------------------------------------------------------------------
-
-    def report_config_data(self, ctx: ReportConfigContext) -> Any:
-        return self.settings.fingerprint
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return self._lookup(self._functions, fullname)
@@ -554,7 +521,7 @@ class FilePlugin(Plugin):
         super().__init__(options)
         # A warm cache asks only for each module's fingerprint: an earlier run's, while
         # its inputs hold; a config is read when a module needs one it does not know.
-        known = _fingerprint.remembered(options)
+        known = remembered(options)
         self._fingerprints: dict[str, str] = dict(known[0]) if known else {}
         self._deps: set[str] = set(known[1]) if known else set()
         self._fixed: Path | None = None
@@ -629,13 +596,13 @@ class FilePlugin(Plugin):
                 if settings.problem is None:
                     self._deps.update(str(p) for p in sources_read())
                     self._deps.update(str(p) for p in self._stamps)
-                    _fingerprint.remember(self.options, self._fingerprints, self._deps)
+                    remember(self.options, self._fingerprints, self._deps)
         return settings
 
     def _rules_for(self, source: Path | None) -> ToolwirePlugin:
         rules = self._rules.get(source)
         if rules is None:
-            rules = self._rules[source] = ToolwirePlugin(self.options, self._load(source))
+            rules = self._rules[source] = ToolwirePlugin(self.options, self._load(source).config)
             if self._modules is not None:
                 rules.set_modules(self._modules)
         return rules
