@@ -235,10 +235,8 @@ def test_missing_toolwire_config_file(tmp_path: Path) -> None:
 
 
 def test_internal_error_is_one_note(tmp_path: Path) -> None:
-    # the module, not `toolwire.mypy.plugin` (mypy's entry function of that name)
     prelude = (
-        "import importlib\n"
-        "plugin = importlib.import_module('toolwire.mypy.plugin')\n"
+        "import toolwire.mypy.hooks as plugin\n"
         "def broken(*args, **kwargs):\n"
         "    raise RuntimeError('boom')\n"
         "plugin.holds = broken\n"

@@ -3,15 +3,14 @@
 The type layer of the toolwire rules: the same sinks as the syntax layer, decided by the
 types mypy infers across modules. See docs/mypy.md.
 
-`plugin` here is mypy's entry function; it shadows the submodule `toolwire.mypy.plugin`
-as an attribute, so reach that module with `from toolwire.mypy.plugin import ...`.
+`plugin` here is mypy's entry function; the plugin classes live in `hooks`.
 """
 
 from __future__ import annotations
 
 from mypy.plugin import Plugin
 
-from toolwire.mypy.plugin import FilePlugin, ToolwirePlugin, stale_version
+from toolwire.mypy.hooks import FilePlugin, ToolwirePlugin, stale_version
 
 __all__ = ["FilePlugin", "ToolwirePlugin", "plugin"]
 
