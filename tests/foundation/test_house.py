@@ -1,4 +1,4 @@
-"""The import graph of `src/toolwire`: no cycle, and no arrow from a lower layer up.
+"""The shape of `src/toolwire`: no import cycle, no arrow from a lower layer up, no room too big.
 
 Read by `ast` (nothing is imported), so an import inside a function or under
 `TYPE_CHECKING` counts as much as one at the top: each is a dependency of the design.
@@ -173,3 +173,22 @@ def test_the_cycle_finder_finds_cycles(
     graph: dict[str, set[str]], expected: list[list[str]]
 ) -> None:
     assert cycles(graph) == expected
+
+
+MAX_MODULE_LINES = 800
+MAX_FUNCTION_LINES = 80
+
+
+def test_no_module_over_800_lines_and_no_function_over_80() -> None:
+    too_long = []
+    for name, path in modules().items():
+        source = path.read_bytes()
+        lines = source.count(b"\n")
+        if lines > MAX_MODULE_LINES:
+            too_long.append(f"{name}: {lines} lines")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    too_long.append(f"{name}.{node.name}: {length} lines")
+    assert too_long == []
