@@ -9,19 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from pathlib import Path
 
 import pytest
+from frontend_helpers import toolwire_command
+from mypy_harness import expected_in, make_project, run_mypy
 
 from toolwire.catalog import catalog
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "mypy"))
-sys.path.insert(0, str(HERE))
-from mypy_harness import expected_in, make_project, run_mypy  # noqa: E402
-
-from tests.frontends.frontend_helpers import toolwire_command  # noqa: E402
 
 SOURCE = """\
 from __future__ import annotations

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.frontends.frontend_helpers import run_toolwire
-from tests.mypy.mypy_harness import run_mypy
+from frontend_helpers import run_toolwire
+from mypy_harness import run_mypy
 
 CONFIG = """\
 [tool.toolwire]

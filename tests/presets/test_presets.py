@@ -15,15 +15,14 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
-from preset_cases import PRESETS, Case, all_cases, cases, docs_cases
-
-from tests.frontends.frontend_helpers import (
+from frontend_helpers import (
     assert_no_traceback,
     run_flake8,
     text_findings,
     toolwire_command,
 )
-from tests.mypy.mypy_harness import run_mypy
+from mypy_harness import run_mypy
+from preset_cases import PRESETS, Case, all_cases, cases, docs_cases
 
 Found = dict[str, Counter[tuple[int, str]]]
 CASES = all_cases()
