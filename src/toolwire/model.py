@@ -270,7 +270,7 @@ class Framework:
     preset: str
     modules: tuple[str, ...]  # top-level modules it is imported as; its adapter loads the first
     extra: str  # `pip install 'toolwire[<extra>]'` installs it
-    adapter: str  # the adapter module its tool shapes name (`toolwire.adapters.x`)
+    adapter: str  # the adapter module its tool shapes name (`toolwire.adapters.x`), or ""
 
 
 @cache
@@ -287,24 +287,26 @@ def frameworks() -> tuple[Framework, ...]:
 
 
 def _framework(where: str, name: str, data: Mapping[str, Any]) -> Framework | None:
-    """`modules`, `extra` and `adapter-module`: all three, or none where the preset has no
-    tool shapes; each shape's adapter is a name in the adapter module."""
+    """`modules` and `extra`, and `adapter-module` where the preset has tool shapes (each
+    shape's adapter is a name in it); None for a preset of no framework."""
     declared = _FRAMEWORK_KEYS & data.keys()
     shapes = [*data.get("class-tools", []), *data.get("function-tools", [])]
     if not declared and not shapes:
         return None
-    if declared != _FRAMEWORK_KEYS:
-        missing = sorted(_FRAMEWORK_KEYS - declared)[0]
+    needed = _FRAMEWORK_KEYS if shapes else _FRAMEWORK_KEYS - {"adapter-module"}
+    missing = sorted(needed - declared)
+    if missing:
         raise ModelError(
-            f"{where}: {missing}: a framework preset declares modules, extra and adapter-module"
+            f"{where}: {missing[0]}: a framework preset declares modules and extra, and "
+            "adapter-module where it has tool shapes"
         )
     modules = _strings(where, "modules", data["modules"])
     if not modules or not all(_IDENTIFIER.fullmatch(m) for m in modules):
         raise ModelError(f"{where}: modules: expected top-level module names, got {modules!r}")
-    extra, adapter = data["extra"], data["adapter-module"]
+    extra, adapter = data["extra"], data.get("adapter-module", "")
     if not isinstance(extra, str) or not extra:
         raise ModelError(f"{where}: extra: expected the name of an optional dependency")
-    if not isinstance(adapter, str) or not _DOTTED.fullmatch(adapter):
+    if not isinstance(adapter, str) or (adapter and not _DOTTED.fullmatch(adapter)):
         raise ModelError(f"{where}: adapter-module: expected a dotted module name")
     for table in shapes:
         named = table.get("adapter")

@@ -11,7 +11,7 @@ from toolwire.model import frameworks
 
 # adapter module -> the framework's modules, from the presets; importing the adapter loads
 # the first, and toolwire may load none of them on its own
-ADAPTERS = {f.adapter.rpartition(".")[2]: f.modules for f in frameworks()}
+ADAPTERS = {f.adapter.rpartition(".")[2]: f.modules for f in frameworks() if f.adapter}
 NEVER_BY_TOOLWIRE = {m for modules in ADAPTERS.values() for m in modules} | {
     "pydantic",
     "pydantic_core",

@@ -70,9 +70,9 @@ def _adapters(framework: Framework) -> list[str]:
     return [table["adapter"] for kind in SHAPES for table in data.get(kind, [])]
 
 
-def test_the_list_is_the_presets_with_tool_shapes() -> None:
+def test_every_preset_with_tool_shapes_is_in_the_list() -> None:
     with_shapes = [n for n in preset_names() if any(preset(n).get(k) for k in SHAPES)]
-    assert IDS == with_shapes
+    assert set(with_shapes) <= set(IDS)
     assert len(IDS) == len(set(IDS)) >= 8
 
 
@@ -86,9 +86,9 @@ def test_resolving_finds_a_dangling_adapter_reference() -> None:
 @pytest.mark.parametrize("framework", FRAMEWORKS, ids=IDS)
 def test_every_adapter_reference_resolves_without_the_framework(framework: Framework) -> None:
     before = set(sys.modules)
-    assert _source(framework.adapter) is not None, framework.adapter
     named = _adapters(framework)
-    assert named, f"{framework.preset}: no tool shape names an adapter"
+    if framework.adapter or named:
+        assert _source(framework.adapter) is not None, framework.adapter
     for dotted in named:
         assert dotted.rpartition(".")[0] == framework.adapter, dotted
         assert resolves(dotted), f"{framework.preset}: {dotted} is not defined"
@@ -184,6 +184,8 @@ def test_the_index_row_names_the_preset_extra_and_existing_adapter_names(
     row = next(r for r in rows if _linked(r[0]) == framework.preset)
     assert row[1] == f"`{framework.preset}`"
     assert row[2] == f"`toolwire[{framework.extra}]`"
+    if not framework.adapter:
+        return
     names = [
         m["name"] for code in re.findall(r"`([^`]+)`", row[3]) for m in [_PATTERN.match(code)] if m
     ]
