@@ -194,3 +194,10 @@ def test_the_index_row_names_the_preset_extra_and_existing_adapter_names(
         assert resolves(f"{framework.adapter}.{name}"), (
             f"index.md names {name} of {framework.adapter}"
         )
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS, ids=IDS)
+def test_the_page_names_every_wire_sink(framework: Framework) -> None:
+    page = (INDEX.parent / f"{framework.preset}.md").read_text(encoding="utf-8")
+    for spec in preset(framework.preset).get("wire-sinks", []):
+        assert f"`{spec}`" in page, f"docs/frameworks/{framework.preset}.md: {spec}"
