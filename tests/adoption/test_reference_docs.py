@@ -64,7 +64,7 @@ def test_configuration_page_covers_every_key_and_preset() -> None:
     for key in sorted(config._KEYS):
         assert f"### `{key}`" in page or f"### `{key}` and" in page or f"and `{key}`" in page, key
         assert f"| `{key}` |" in page, f"{key} is missing from the key table"
-    # A framework preset is documented in docs/frameworks (tests/presets/test_frameworks.py).
+    # A framework preset is documented in docs/frameworks (tests/presets/test_framework_list.py).
     framework_presets = {framework.preset for framework in frameworks()}
     for name, preset in config.presets().items():
         if name in framework_presets:
