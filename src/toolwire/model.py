@@ -19,6 +19,10 @@ from typing import Any, Literal, cast
 
 # A preset's one-line description is not egress data.
 _OTHER_KEYS = frozenset({"description"})
+# What a framework preset says of its framework (`frameworks()`); not egress data either.
+_FRAMEWORK_KEYS = frozenset({"modules", "extra", "adapter-module"})
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _LISTS = (
     "stringifiers",
     "string-methods",
@@ -259,6 +263,58 @@ def presets() -> dict[str, dict[str, Any]]:
     return {name: preset(name) for name in preset_names()}
 
 
+@dataclass(frozen=True, slots=True)
+class Framework:
+    """A framework preset's own account of its framework: the one list of frameworks."""
+
+    preset: str
+    modules: tuple[str, ...]  # top-level modules it is imported as; its adapter loads the first
+    extra: str  # `pip install 'toolwire[<extra>]'` installs it
+    adapter: str  # the adapter module its tool shapes name (`toolwire.adapters.x`), or ""
+
+
+@cache
+def frameworks() -> tuple[Framework, ...]:
+    """The framework presets (those declaring `modules`), by name."""
+    found = []
+    for name in preset_names():
+        where = f"toolwire/presets/{name}.toml"
+        _parse(where, preset(name), name)  # the whole file is well formed
+        framework = _framework(where, name, preset(name))
+        if framework is not None:
+            found.append(framework)
+    return tuple(found)
+
+
+def _framework(where: str, name: str, data: Mapping[str, Any]) -> Framework | None:
+    """`modules` and `extra`, and `adapter-module` where the preset has tool shapes (each
+    shape's adapter is a name in it); None for a preset of no framework."""
+    declared = _FRAMEWORK_KEYS & data.keys()
+    shapes = [*data.get("class-tools", []), *data.get("function-tools", [])]
+    if not declared and not shapes:
+        return None
+    needed = _FRAMEWORK_KEYS if shapes else _FRAMEWORK_KEYS - {"adapter-module"}
+    missing = sorted(needed - declared)
+    if missing:
+        raise ModelError(
+            f"{where}: {missing[0]}: a framework preset declares modules and extra, and "
+            "adapter-module where it has tool shapes"
+        )
+    modules = _strings(where, "modules", data["modules"])
+    if not modules or not all(_IDENTIFIER.fullmatch(m) for m in modules):
+        raise ModelError(f"{where}: modules: expected top-level module names, got {modules!r}")
+    extra, adapter = data["extra"], data.get("adapter-module", "")
+    if not isinstance(extra, str) or not extra:
+        raise ModelError(f"{where}: extra: expected the name of an optional dependency")
+    if not isinstance(adapter, str) or (adapter and not _DOTTED.fullmatch(adapter)):
+        raise ModelError(f"{where}: adapter-module: expected a dotted module name")
+    for table in shapes:
+        named = table.get("adapter")
+        if isinstance(named, str) and named.rpartition(".")[0] != adapter:
+            raise ModelError(f"{where}: adapter: {named!r} is not a name in {adapter}")
+    return Framework(name, modules, extra, adapter)
+
+
 def _strings(where: str, key: str, value: object) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
@@ -366,7 +422,8 @@ def _flag(where: str, section: str, table: Mapping[str, Any], key: str) -> bool:
 
 
 def _parse(where: str, data: Mapping[str, Any], framework: str = "") -> dict[str, tuple[Any, ...]]:
-    unknown = sorted(set(data) - set(_LISTS) - set(_TABLES) - _OTHER_KEYS)
+    other = _OTHER_KEYS | _FRAMEWORK_KEYS if framework else _OTHER_KEYS
+    unknown = sorted(set(data) - set(_LISTS) - set(_TABLES) - other)
     if unknown:
         raise ModelError(f"{where}: unknown key {unknown[0]!r}")
     out: dict[str, tuple[Any, ...]] = {}

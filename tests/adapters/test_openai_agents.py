@@ -36,9 +36,9 @@ from agents.tracing import (
 from agents.tracing.processors import default_processor
 from agents.tracing.span_data import FunctionSpanData
 from framework_docs import assert_extra_installed, install_extras, python_blocks, run_page
+from oa_scripted import ScriptedModel, final, tool_call
 from openai import AsyncOpenAI
 
-from tests.adapters.oa_scripted import ScriptedModel, final, tool_call
 from toolwire import ToolArtifact, ToolResult
 from toolwire.adapters.openai_agents import CUSTOM_DATA_KEY, ResultOutput, result_tool
 

@@ -14,7 +14,12 @@ def test_a_skip_fails_when_frameworks_are_required(tmp_path: Path) -> None:
     (tmp_path / "test_skip.py").write_text(
         "import pytest\n\ndef test_x():\n    pytest.importorskip('no_such_framework_here')\n"
     )
-    env = {"PATH": "/usr/bin:/bin", "TOOLWIRE_REQUIRE_FRAMEWORKS": "1"}
+    # Only the conftest's hook is under test: no plugin of the environment is loaded.
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "TOOLWIRE_REQUIRE_FRAMEWORKS": "1",
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    }
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(tmp_path)],
         capture_output=True,

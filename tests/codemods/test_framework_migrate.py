@@ -228,8 +228,7 @@ MCP = Case(
 
 def _agents(modules: list[ModuleType], name: str, args: dict[str, Any]) -> Seen:
     from agents import Agent, FunctionTool, RunConfig, Runner, ToolCallOutputItem
-
-    from tests.adapters.oa_scripted import ScriptedModel, final, tool_call
+    from oa_scripted import ScriptedModel, final, tool_call
 
     tools = _tools(modules, FunctionTool)
     model = ScriptedModel(tool_call(name, args), final("done"))
@@ -358,10 +357,9 @@ PYDANTIC_AI = Case(
 
 
 def _smolagents(modules: list[ModuleType], name: str, args: dict[str, Any]) -> Seen:
+    from sa_scripted import ScriptedModel, call
     from smolagents import Tool, ToolCallingAgent
     from smolagents.memory import ActionStep
-
-    from tests.adapters.sa_scripted import ScriptedModel, call
 
     tool = _tools(modules, Tool)[name]
     model = ScriptedModel([call(1, name, args), call(2, "final_answer", {"answer": "x"})])
@@ -421,10 +419,9 @@ SMOLAGENTS = Case(
 
 
 def _crewai(modules: list[ModuleType], name: str, args: dict[str, Any]) -> Seen:
+    from ca_scripted import ScriptedLLM, call, final
     from crewai import Agent, Task
     from crewai.tools import BaseTool
-
-    from tests.adapters.ca_scripted import ScriptedLLM, call, final
 
     tool = _tools(modules, BaseTool)[name]
     llm = ScriptedLLM(model="scripted", replies=[call(False, 1, name, args), final(False, "ok")])

@@ -33,13 +33,13 @@ import json, sys, threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
-tree, root, port, site = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-sys.path[:0] = [tree, root]
+tree, helpers, port, site = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+sys.path[:0] = [tree, helpers]
 import default_tools
 from smolagents import ToolCallingAgent
 from default_tools import ApiWebSearchTool, PythonInterpreterTool, VisitWebpageTool
 from smolagents.memory import ActionStep
-from tests.adapters.sa_scripted import ScriptedModel, call
+from sa_scripted import ScriptedModel, call
 
 handler = partial(SimpleHTTPRequestHandler, directory=site)
 handler.log_message = lambda *a: None
@@ -87,7 +87,15 @@ def _free_port() -> int:
 
 def _drive(tree: Path, site: Path, port: int) -> list[dict[str, object]]:
     done = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(tree), str(ROOT), str(port), str(site)],
+        [
+            sys.executable,
+            "-c",
+            DRIVER,
+            str(tree),
+            str(ROOT / "tests" / "adapters"),
+            str(port),
+            str(site),
+        ],
         capture_output=True,
         text=True,
         timeout=300,

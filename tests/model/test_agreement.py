@@ -14,20 +14,15 @@ from __future__ import annotations
 import importlib
 import json
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
+from frontend_helpers import toolwire_command
+from mypy_harness import Run, make_project, run_mypy
 
-from tests.frontends.frontend_helpers import toolwire_command
 from toolwire.config import load_config
 from toolwire.model import load_model
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "mypy"))
-from mypy_harness import Run, make_project, run_mypy  # noqa: E402
 
 CORE = load_model()
 

@@ -9,19 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from frontend_helpers import toolwire_command
+from mypy_harness import expected_in, make_project, run_mypy
 
 from toolwire.catalog import catalog
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "mypy"))
-sys.path.insert(0, str(HERE))
-from mypy_harness import expected_in, make_project, run_mypy  # noqa: E402
-
-from tests.frontends.frontend_helpers import toolwire_command  # noqa: E402
 
 SOURCE = """\
 from __future__ import annotations
@@ -47,7 +41,9 @@ TABLE = {"egress-sinks": ["langchain_core.messages.HumanMessage:0=content"]}
 
 
 @pytest.fixture(scope="module")
-def found(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[int, str, str]]]:
+def found(
+    tmp_path_factory: pytest.TempPathFactory, framework_mypy_cache: Path
+) -> dict[str, list[tuple[int, str, str]]]:
     import subprocess
 
     root = tmp_path_factory.mktemp("disagreements")
@@ -62,7 +58,7 @@ def found(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[int,
     )
     assert done.returncode == 0, done.stderr
     syntax = [(f["line"], f["code"], f["message"]) for f in json.loads(done.stdout)["findings"]]
-    run = run_mypy(root, ["rows.py"], config=config)
+    run = run_mypy(root, ["rows.py"], config=config, cache_dir=framework_mypy_cache)
     assert not run.internal_errors(), run.stdout + run.stderr
     mypy = [(m.line, m.tw, m.text.partition(" ")[2]) for m in run.messages if m.tw]
     return {"syntax": syntax, "mypy": mypy}

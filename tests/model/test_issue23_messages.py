@@ -4,15 +4,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-from tests.frontends.frontend_helpers import run_flake8, run_toolwire, text_findings
-from toolwire.messages import message
+from frontend_helpers import run_flake8, run_toolwire, text_findings
+from mypy_harness import make_project, run_mypy
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "mypy"))
-from mypy_harness import make_project, run_mypy  # noqa: E402
+from toolwire.messages import message
 
 MODULE = """\
 import json

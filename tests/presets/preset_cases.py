@@ -17,20 +17,14 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolwire.model import frameworks
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 CASES = HERE / "cases"
 DOCS = REPO / "docs" / "frameworks"
-PRESETS = (
-    "langchain",
-    "mcp",
-    "fastmcp",
-    "openai-agents",
-    "pydantic-ai",
-    "crewai",
-    "llamaindex",
-    "smolagents",
-)
+# Every framework preset, from the presets themselves (the one list of frameworks).
+PRESETS = tuple(framework.preset for framework in frameworks())
 LAYERS = ("syntax", "mypy")
 
 _EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>TW\d{3}(?:\s*,\s*TW\d{3})*)")

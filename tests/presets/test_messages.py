@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.frontends.frontend_helpers import run_toolwire
-from tests.mypy.mypy_harness import run_mypy
+from frontend_helpers import run_toolwire
+from mypy_harness import run_mypy
 
 CONFIG = """\
 [tool.toolwire]
@@ -47,9 +47,11 @@ def test_toolwire_check_names_the_result_type(tmp_path: Path) -> None:
         assert f"of {name} " in named[line], named[line]
 
 
-def test_the_mypy_plugin_names_the_result_type(tmp_path: Path) -> None:
+def test_the_mypy_plugin_names_the_result_type(tmp_path: Path, framework_mypy_cache: Path) -> None:
     root = _project(tmp_path)
-    run = run_mypy(root, ["shown.py"], config=root / "pyproject.toml")
+    run = run_mypy(
+        root, ["shown.py"], config=root / "pyproject.toml", cache_dir=framework_mypy_cache
+    )
     named = {m.line: m.text for m in run.messages if m.tw == "TW204"}
     assert set(named) == set(EXPECTED), run.stdout + run.stderr
     for line, name in EXPECTED.items():

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from preset_cases import PRESETS
 
+from toolwire.model import frameworks
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 _LOAD = """
@@ -26,7 +28,7 @@ print("loaded", len({presets!r}))
 
 def test_every_framework_preset_loads_without_its_framework(tmp_path: Path) -> None:
     # -S: no site-packages, so neither the frameworks nor their sources are found.
-    modules = ["langchain_core", "mcp", "fastmcp", "agents", "pydantic_ai", "crewai", "llama_index"]
+    modules = [module for framework in frameworks() for module in framework.modules]
     code = _LOAD.format(modules=modules, presets=list(PRESETS))
     done = subprocess.run(
         [sys.executable, "-S", "-c", code],

@@ -15,15 +15,14 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
-from preset_cases import PRESETS, Case, all_cases, cases, docs_cases
-
-from tests.frontends.frontend_helpers import (
+from frontend_helpers import (
     assert_no_traceback,
     run_flake8,
     text_findings,
     toolwire_command,
 )
-from tests.mypy.mypy_harness import run_mypy
+from mypy_harness import run_mypy
+from preset_cases import PRESETS, Case, all_cases, cases, docs_cases
 
 Found = dict[str, Counter[tuple[int, str]]]
 CASES = all_cases()
@@ -94,9 +93,8 @@ def flake8_found(projects: dict[str, Path]) -> dict[str, Found]:
 
 
 @pytest.fixture(scope="module")
-def mypy_found(projects: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Found:
+def mypy_found(projects: dict[str, Path], framework_mypy_cache: Path) -> Found:
     """case id -> the plugin's (line, code) findings; one mypy run per preset."""
-    cache = tmp_path_factory.mktemp("mypy-cache")  # the frameworks are analysed once
     out: Found = {}
     for preset, root in projects.items():
         mine = [case for case in MYPY if case.preset == preset]
@@ -106,7 +104,7 @@ def mypy_found(projects: dict[str, Path], tmp_path_factory: pytest.TempPathFacto
             root,
             [_module(case) for case in mine],
             config=root / "pyproject.toml",
-            cache_dir=cache,
+            cache_dir=framework_mypy_cache,
         )
         assert not run.internal_errors(), run.stdout + run.stderr
         for case in mine:

@@ -1,6 +1,6 @@
 """Every flagged and clean example in rules/ through the syntax layer's three front-ends.
 
-Each example runs as a real module of its own project (see `examples.py`). A flagged
+Each example runs as a real module of its own project (see `rule_examples.py`). A flagged
 example must give exactly the `# expect:` (line, code) multiset; a clean one nothing.
 """
 
@@ -14,14 +14,14 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
-from rule_examples import Case, CaseSpec, cases, materialise_all
-
-from tests.frontends.frontend_helpers import (
+from frontend_helpers import (
     assert_no_traceback,
     run_flake8,
     text_findings,
     toolwire_command,
 )
+from rule_examples import Case, CaseSpec, cases, materialise_all
+
 from toolwire.config import load_config
 from toolwire.engine import check_source, module_name
 

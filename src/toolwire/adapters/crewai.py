@@ -33,7 +33,7 @@ from pydantic import BaseModel, field_validator
 from toolwire.adapters._common import BoundsOption, as_result, at_the_seam, check_bounds
 from toolwire.result import ToolResult
 
-__all__ = ["ResultFunctionTool", "ResultTool", "result_of", "tool"]
+__all__ = ["ResultFunctionTool", "ResultTool", "result_of", "result_tool", "tool"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -195,3 +195,7 @@ def result_of(context: ToolCallHookContext) -> ToolResult | None:
     if isinstance(raw, ToolFailure):
         return ToolResult.error(raw.as_agent_message())
     return None
+
+
+# The one naming pattern of the adapters (docs/frameworks/index.md); the old name stays.
+result_tool = tool

@@ -28,7 +28,7 @@ from toolwire.adapters._common import BoundsOption, as_result, check_bounds, res
 from toolwire.adapters._pydantic import PydanticRunOnlyArtifacts
 from toolwire.result import ToolResult
 
-__all__ = ["ToolResultTool", "result_tool", "to_content_and_artifact"]
+__all__ = ["ResultTool", "ToolResultTool", "result_tool", "to_content_and_artifact"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -245,3 +245,7 @@ def result_tool(
         return build(name_or_callable, name_or_callable.__name__)
     tool_name = name_or_callable
     return lambda fn: build(fn, tool_name or fn.__name__)
+
+
+# The one naming pattern of the adapters (docs/frameworks/index.md); the old name stays.
+ResultTool = ToolResultTool

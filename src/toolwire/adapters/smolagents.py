@@ -41,7 +41,7 @@ from smolagents.agent_types import (  # type: ignore[import-untyped]
 from toolwire.adapters._common import BoundsOption, RunOnlyArtifacts, at_the_seam, check_bounds
 from toolwire.result import ToolResult
 
-__all__ = ["ResultText", "ResultTool", "ToolResultError", "tool"]
+__all__ = ["ResultText", "ResultTool", "ToolResultError", "result_tool", "tool"]
 
 # Module-qualified: `Tool.from_code` takes the first `Tool` subclass the module holds.
 _BASE = "toolwire.adapters.smolagents.ResultTool"
@@ -208,3 +208,7 @@ def _make_tool(function: Callable[..., Any], bounds: BoundsOption) -> ResultTool
     if bounds != "default":
         instance.bounds = bounds
     return instance
+
+
+# The one naming pattern of the adapters (docs/frameworks/index.md); the old name stays.
+result_tool = tool
