@@ -91,8 +91,8 @@ def test_gitlab_job(tmp_path: Path) -> None:
     _valid_sarif(project / "toolwire.sarif")
     issues = json.loads((project / report).read_text(encoding="utf-8"))
     assert [(i["check_name"], i["location"]) for i in issues] == [
-        ("TW201", {"path": "app/leak.py", "lines": {"begin": 5}}),
-        ("TW301", {"path": "app/leak.py", "lines": {"begin": 5}}),
+        ("TW201", {"path": "app/leak.py", "lines": {"begin": 5, "end": 5}}),
+        ("TW301", {"path": "app/leak.py", "lines": {"begin": 5, "end": 5}}),
     ]
     assert len({i["fingerprint"] for i in issues}) == 2
     assert {i["severity"] for i in issues} == {"major", "critical"}

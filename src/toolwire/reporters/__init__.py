@@ -12,6 +12,7 @@ FORMATS: dict[str, str] = {
     "json": "json_report",
     "sarif": "sarif",
     "github": "github",
+    "gitlab": "gitlab",
 }
 
 

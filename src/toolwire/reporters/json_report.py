@@ -15,7 +15,7 @@ from toolwire.reporters.model import Report
 VERSION = 1
 
 
-def finding_dict(finding: Finding) -> dict[str, Any]:
+def finding_dict(finding: Finding, fingerprint: str) -> dict[str, Any]:
     data: dict[str, Any] = {
         "code": finding.code,
         "path": escape(finding.path),
@@ -24,6 +24,7 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         "end_line": finding.end_line or finding.line,
         "end_column": finding.end_column or finding.column,
         "message": escape(finding.message),
+        "fingerprint": fingerprint,
     }
     if finding.fix:
         data["fix"] = finding.fix
@@ -33,7 +34,9 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
 def document(report: Report) -> dict[str, Any]:
     return {
         "version": VERSION,
-        "findings": [finding_dict(f) for f in report.findings],
+        "findings": [
+            finding_dict(f, p) for f, p in zip(report.findings, report.fingerprints(), strict=True)
+        ],
         "errors": [{"path": escape(e.path), "message": escape(e.message)} for e in report.errors],
         "notes": [escape(note) for note in report.notes],
         "summary": report.summary,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO
@@ -38,6 +39,21 @@ class Report:
         self.findings = sorted(self.findings)
         self.errors = sorted(self.errors)
         self.notes = list(dict.fromkeys(self.notes))
+
+    def fingerprints(self) -> list[str]:
+        """One per finding, in order: stable when code moves (no line or column in it).
+
+        The path, the code and the message (which quotes the code it is about), and which
+        of the findings with those three this one is, counted from the top of the file.
+        """
+        seen: Counter[tuple[str, str, str]] = Counter()
+        prints = []
+        for finding in self.findings:
+            key = (escape(finding.path), finding.code, escape(finding.message))
+            seen[key] += 1
+            text = "\0".join((*key, str(seen[key])))
+            prints.append(hashlib.sha256(text.encode("utf-8")).hexdigest())
+        return prints
 
     @property
     def input_errors(self) -> int:

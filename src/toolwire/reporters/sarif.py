@@ -19,6 +19,7 @@ SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
 SRCROOT = "%SRCROOT%"
+FINGERPRINT = "toolwire/v1"  # the JSON report's `fingerprint`
 
 
 @cache
@@ -66,7 +67,7 @@ def artifact_location(path: str) -> dict[str, Any]:
     return {"uri": Path(pure).as_uri()}
 
 
-def result(finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
+def result(finding: Finding, rule_index: dict[str, int], fingerprint: str) -> dict[str, Any]:
     region: dict[str, Any] = {"startLine": finding.line, "startColumn": finding.column}
     if finding.end_line:
         region["endLine"] = finding.end_line
@@ -85,6 +86,7 @@ def result(finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
                 }
             }
         ],
+        "partialFingerprints": {FINGERPRINT: fingerprint},
     }
     if finding.fix:
         data["properties"] = {"fix": finding.fix}
@@ -120,13 +122,17 @@ def document(report: Report, root: Path | None = None) -> dict[str, Any]:
                     }
                 },
                 "originalUriBaseIds": {SRCROOT: {"uri": base}},
+                "columnKind": "unicodeCodePoints",
                 "invocations": [
                     {
                         "executionSuccessful": not report.errors,
                         "toolExecutionNotifications": notifications,
                     }
                 ],
-                "results": [result(f, rule_index) for f in report.findings],
+                "results": [
+                    result(f, rule_index, p)
+                    for f, p in zip(report.findings, report.fingerprints(), strict=True)
+                ],
             }
         ],
     }
