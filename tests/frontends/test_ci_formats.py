@@ -69,3 +69,93 @@ def test_gitlab_report_of_a_clean_tree_is_an_empty_list(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == []
     assert "no findings" in done.stderr
+
+
+# -- --statistics, --quiet, --output-file (check) and --color (migrate) ------------------------
+
+
+def test_statistics_count_each_code_most_first(tmp_path: Path) -> None:
+    root = write(tmp_path, {"pyproject.toml": CONFIG, "leak.py": TWICE})
+    done = run_toolwire(["check", "--statistics", "."], cwd=root)
+    assert done.returncode == 1  # findings still fail the run
+    assert done.stdout.splitlines() == [
+        "2\tTW201\tresult-stringified",
+        "1\tTW301\twire-payload-not-content",
+    ]
+    rows = json.loads(run_toolwire(["check", "--statistics", "--format", "json"], cwd=root).stdout)
+    assert rows == [
+        {"code": "TW201", "name": "result-stringified", "count": 2},
+        {"code": "TW301", "name": "wire-payload-not-content", "count": 1},
+    ]
+    wrong = run_toolwire(["check", "--statistics", "--format", "sarif"], cwd=root)
+    assert wrong.returncode == 2 and "--statistics" in wrong.stderr
+
+
+def test_quiet_keeps_the_findings_and_drops_the_remarks(tmp_path: Path) -> None:
+    root = write(tmp_path, {"leak.py": LEAK})  # no sinks configured: a note
+    loud = run_toolwire(["check", "."], cwd=root)
+    quiet = run_toolwire(["check", "-q", "."], cwd=root)
+    assert "note:" in loud.stderr and "toolwire: 1 finding" in loud.stderr
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (loud.returncode, loud.stdout, "")
+
+
+def test_output_file_holds_what_stdout_would(tmp_path: Path) -> None:
+    root = write(tmp_path, {"pyproject.toml": CONFIG, "leak.py": LEAK})
+    for fmt in ("text", "json", "sarif", "github", "gitlab"):
+        piped = run_toolwire(["check", "--format", fmt, "."], cwd=root)
+        filed = run_toolwire(["check", "--format", fmt, "-o", "report.out", "."], cwd=root)
+        assert (filed.returncode, filed.stdout) == (piped.returncode, "")
+        assert (root / "report.out").read_text(encoding="utf-8") == piped.stdout, fmt
+    bad = run_toolwire(["check", "--output-file", "no/such\x1bdir/r.txt", "."], cwd=root)
+    assert bad.returncode == 2
+    assert bad.stderr.splitlines()[0] == (
+        "toolwire: cannot write no/such\\x1bdir/r.txt: No such file or directory"
+    )
+
+
+TOOL = "class Search:\n    def run(self, q: str) -> str:\n        return q\n"
+
+
+def _diff_on_a_terminal(root: Path, *options: str, env: dict[str, str]) -> str:
+    """`migrate --diff` with stdout on a pseudo-terminal, as a user's shell has it."""
+    import os
+    import pty
+    import subprocess
+
+    from frontend_helpers import toolwire_command
+
+    parent, child = pty.openpty()
+    done = subprocess.run(
+        [*toolwire_command(), "migrate", "--diff", "--method", "run", *options, "."],
+        cwd=root,
+        stdout=child,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, **env},
+        check=False,
+    )
+    os.close(child)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(parent, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(parent)
+    assert done.returncode == 0
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_migrate_color_follows_the_terminal_no_color_and_the_option(tmp_path: Path) -> None:
+    root = write(tmp_path, {"tool.py": TOOL})
+    plain = {"NO_COLOR": ""}
+    assert "\x1b[32m" in _diff_on_a_terminal(root, env=plain)
+    assert "\x1b[" not in _diff_on_a_terminal(root, env={"NO_COLOR": "1"})
+    assert "\x1b[" not in _diff_on_a_terminal(root, "--color", "never", env=plain)
+    assert "\x1b[32m" in _diff_on_a_terminal(root, "--color", "always", env={"NO_COLOR": "1"})
+    piped = run_toolwire(["migrate", "--diff", "--method", "run", "."], cwd=root)
+    assert "+        return ToolResult.text(q)" in piped.stdout and "\x1b[" not in piped.stdout
+    forced = run_toolwire(["migrate", "--diff", "--method", "run", "--color", "always"], cwd=root)
+    assert "\x1b[32m" in forced.stdout

@@ -21,7 +21,7 @@ from toolwire.commands import config_option
 from toolwire.config import Config, ConfigError, ConfigResolver, code_problem
 from toolwire.engine import batch_gc, check_source, kept_source, linked, module_name
 from toolwire.files import STDIN, discover, read, real_path
-from toolwire.findings import Finding
+from toolwire.findings import Finding, escape
 from toolwire.pool import parallel_map
 from toolwire.reporters import FORMATS, Report, RunError, reporter
 
@@ -29,6 +29,18 @@ WIRE_CODES = ("TW301", "TW302")
 PARALLEL_ABOVE = 8  # files; below this a process pool costs more than it saves
 PROGRESS_ABOVE = 50  # files
 _CODE = re.compile(r"TW\d{0,3}")
+
+
+STATISTICS_FORMATS = ("text", "json")
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """Where and how much to report: `--output-file`, `--quiet`, `--statistics`."""
+
+    file: Path | None = None
+    quiet: bool = False
+    statistics: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +121,21 @@ def _split_codes(
     f"{PARALLEL_ABOVE} files, else 1.",
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings (not on errors).")
+@click.option(
+    "--output-file",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the report to this file instead of stdout (remarks stay on stderr).",
+)
+@click.option(
+    "--quiet", "-q", is_flag=True, help="Report findings and errors only: no notes, no summary."
+)
+@click.option(
+    "--statistics",
+    is_flag=True,
+    help="Report how many findings each code has instead of the findings (text or json).",
+)
 @config_option()
 @click.option(
     "--stdin-filename",
@@ -122,6 +149,9 @@ def command(
     ignore: tuple[str, ...] | None,
     jobs: int | None,
     exit_zero: bool,
+    output_file: Path | None,
+    quiet: bool,
+    statistics: bool,
     config_file: Path | None,
     stdin_filename: str | None,
 ) -> None:
@@ -129,6 +159,8 @@ def command(
 
     `-` reads stdin. Exit codes: 0 clean, 1 findings, 2 usage, config or input errors.
     """
+    if statistics and output_format not in STATISTICS_FORMATS:
+        raise click.UsageError(f"--statistics goes with --format text or json, not {output_format}")
     try:
         status = run(
             paths,
@@ -139,6 +171,7 @@ def command(
             exit_zero=exit_zero,
             config_file=config_file,
             stdin_filename=stdin_filename,
+            output=Output(output_file, quiet, statistics),
         )
     except Exception as exc:  # the last line of defence: never a traceback
         click.echo(f"toolwire: internal error: {type(exc).__name__}: {exc}", err=True)
@@ -172,6 +205,7 @@ def run(
     exit_zero: bool = False,
     config_file: Path | None = None,
     stdin_filename: str | None = None,
+    output: Output = Output(),
 ) -> int:
     if not paths:
         paths = (STDIN,) if stdin_filename else (".",)
@@ -223,19 +257,41 @@ def run(
             [t.config for t in tasks] + ([stdin_task.config] if stdin_task else []),
         ),
     )
+    report.quiet = output.quiet
+    if not _write_report(report, output_format, output):
+        return 2
+    if report.input_errors or report.errors:
+        return 2
+    return 1 if report.findings and not exit_zero else 0
+
+
+def _write_report(report: Report, output_format: str, output: Output) -> bool:
+    """The report to stdout or `output.file`; False when that file cannot be written."""
     for stream in (sys.stdout, sys.stderr):
         # Reporters escape what they write; this keeps a strict non-UTF-8 stream from
         # dropping the whole report over one character it cannot encode.
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
+    render = reporter(output_format)
+    if output.statistics:
+        from toolwire.reporters import statistics
+
+        render = statistics.json if output_format == "json" else statistics.text
+    if output.file is not None:
+        try:
+            with open(output.file, "w", encoding="utf-8", errors="backslashreplace") as out:
+                render(report, out, sys.stderr)
+        except OSError as exc:
+            where = escape(str(output.file))
+            click.echo(f"toolwire: cannot write {where}: {exc.strerror or exc}", err=True)
+            return False
+        return True
     try:
-        reporter(output_format)(report, sys.stdout, sys.stderr)
+        render(report, sys.stdout, sys.stderr)
         sys.stdout.flush()
     except BrokenPipeError:  # `toolwire check | head`: the reader is gone, not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    if report.input_errors or report.errors:
-        return 2
-    return 1 if report.findings and not exit_zero else 0
+    return True
 
 
 def _task(

@@ -8,6 +8,7 @@ for each). 2 wins over 1. 130: interrupted (Ctrl-C); what was changed before is 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -70,6 +71,13 @@ def _codemods(value: str) -> tuple[str, ...]:
     default="text",
     show_default=True,
 )
+@click.option(
+    "--color",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="Colour the --diff output. auto: on a terminal, unless NO_COLOR is set.",
+)
 def command(
     paths: tuple[str, ...],
     show_diff: bool,
@@ -80,6 +88,7 @@ def command(
     result_class: str | None,
     config_file: Path | None,
     output_format: str,
+    color: str,
 ) -> None:
     """Migrate tools to return ToolResult, and wire sinks to take only `.content`.
 
@@ -118,23 +127,30 @@ def command(
     except ConfigError as exc:
         click.echo(f"toolwire: {exc}", err=True)
         sys.exit(2)
-    sys.exit(_report(summary, output_format))
+    sys.exit(_report(summary, output_format, _use_colour(color)))
 
 
-def _report(summary: Summary, output_format: str) -> int:
+def _use_colour(color: str) -> bool:
+    if color != "auto":
+        return color == "always"
+    # https://no-color.org: set and not empty turns colour off; a flag overrides it.
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def _report(summary: Summary, output_format: str, colour: bool) -> int:
     errors = summary.all_errors
     for error in errors:
         click.echo(error.as_text(), err=True)
     if output_format == "json":
         click.echo(json.dumps(summary.as_json(), indent=2))
     else:
-        colour = sys.stdout.isatty()
         if summary.mode == "diff":
             for outcome in summary.changed:
                 # The patch is the file's own bytes (any encoding, BOM, CR), so that
                 # `git apply` and `patch` take it; only a terminal gets it decoded.
                 if colour:
-                    click.echo(_colour(outcome.diff.decode("utf-8", "replace")), nl=False)
+                    text = _colour(outcome.diff.decode("utf-8", "replace"))
+                    click.echo(text, nl=False, color=True)
                 else:
                     click.echo(outcome.diff, nl=False)
         # With --diff the patch owns stdout; the summary goes to stderr.

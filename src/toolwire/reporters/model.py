@@ -34,6 +34,7 @@ class Report:
     errors: list[RunError] = field(default_factory=list)
     files_checked: int = 0
     notes: list[str] = field(default_factory=list)
+    quiet: bool = False  # `--quiet`: the remarks for people are internal errors only
 
     def __post_init__(self) -> None:
         self.findings = sorted(self.findings)

@@ -22,6 +22,8 @@ def write_remarks(report: Report, err: TextIO) -> None:
     """Internal errors, notes and the summary line, for the formats read by people."""
     for error in report.errors:
         err.write(error.as_text() + "\n")
+    if report.quiet:
+        return
     for note in report.notes:
         err.write(f"toolwire: note: {escape(note)}\n")
     err.write(report.summary_line() + "\n")
