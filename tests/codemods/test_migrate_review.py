@@ -34,7 +34,7 @@ def echo(word: str) -> str:
 """
 EXPECTED = [
     ("shop/caller.py", 6, 8, "TW106", "startswith"),
-    ("shop/caller.py", 8, 12, "TW202", "f-string"),
+    ("shop/caller.py", 8, 20, "TW202", "f-string"),  # at the interpolated value
 ]
 
 

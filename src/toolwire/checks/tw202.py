@@ -18,7 +18,8 @@ class ResultFormatted(Check):
             if isinstance(part, ast.FormattedValue) and (
                 holds_result if part.conversion in _REPR else stringifies_result
             )(ctx, part.value):
-                self._report(ctx, node, "f-string", part.value)
+                # at the interpolation, where the type layer (mypy) puts it too
+                self._report(ctx, part.value, "f-string", part.value)
                 return
 
     def visit_BinOp(self, node: ast.BinOp, ctx: Context) -> None:

@@ -36,7 +36,12 @@ def _stringifier(plugin: Rules, shown: str) -> CallCheck:
         for expr, typ, _ in call.actuals([0]):
             if plugin.holds_result(call, expr, typ, form=form):
                 plugin.fail(
-                    call.api, CODE, "call", expr, call=shown, value=f"a {plugin.shown(typ)}"
+                    call.api,
+                    CODE,
+                    "call",
+                    call.context,
+                    call=shown,
+                    value=f"a {plugin.shown(typ)}",
                 )
                 return
 

@@ -36,7 +36,12 @@ def _check(plugin: Rules, form: str) -> CallCheck:
             string_form = "repr" if key in shown or None in shown else "str"
             if plugin.holds_result(call, expr, typ, form=string_form):
                 plugin.fail(
-                    call.api, CODE, "format", expr, form=form, value=f"a {plugin.shown(typ)}"
+                    call.api,
+                    CODE,
+                    "format",
+                    call.context,
+                    form=form,
+                    value=f"a {plugin.shown(typ)}",
                 )
                 return
 

@@ -43,7 +43,7 @@ def _check(plugin: Rules, shown: str) -> CallCheck:
         for expr, typ, _ in call.actuals([0]):
             if plugin.holds_result(call, expr, typ):
                 value = shown_value(plugin, typ)
-                plugin.fail(call.api, CODE, "call", expr, call=shown, value=value)
+                plugin.fail(call.api, CODE, "call", call.context, call=shown, value=value)
                 return
 
     return check

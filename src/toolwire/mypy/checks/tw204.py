@@ -19,7 +19,7 @@ def _check(plugin: Rules, shown: str) -> CallCheck:
         for expr, typ, _ in call.actuals():
             if plugin.holds_result(call, expr, typ, form="str"):
                 plugin.fail(
-                    call.api, CODE, "call", expr, call=shown, value=f"a {plugin.shown(typ)}"
+                    call.api, CODE, "call", call.context, call=shown, value=f"a {plugin.shown(typ)}"
                 )
                 return
 
