@@ -107,33 +107,66 @@ def _unknown_instance(
     shapes: Sequence[FunctionShape],
     bound: Mapping[str, str | None],
 ) -> tuple[FunctionShape, int, str] | None:
-    """`@X.tool` in a module that imports the framework, where X is not known to be the
-    framework's object: skipped with the reason, so that the tool is not missed silently."""
-    imported = {b.target.partition(".")[0] for bs in names.bindings.values() for b in bs}
+    """`@X.tool` where X is not known to be the framework's object: skipped with the
+    reason, so that the tool is not missed silently."""
     for index, decorator in enumerate(func.decorators):
         expr = decorator.decorator
         called = expr.func if isinstance(expr, cst.Call) else expr
-        if not isinstance(called, cst.Attribute) or not isinstance(called.value, cst.Name):
+        if isinstance(called, cst.Attribute):
+            match = unknown_owner(called, names, shapes, bound, factories=False)
+            if match is not None:
+                return match[0], index, f"`@{dotted(called)}`: {match[1]}"
+    return None
+
+
+def unknown_owner(
+    called: cst.Attribute,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    bound: Mapping[str, str | None],
+    *,
+    factories: bool,
+) -> tuple[FunctionShape, str] | None:
+    """The shape and why for `X.tool` (`X.add_tool` too, with `factories`) where X is not
+    known to be the framework's object, in a module that imports the framework or where
+    X is imported from another module (`from app.server import mcp`); else None."""
+    if not isinstance(called.value, cst.Name):
+        return None
+    owner, attribute = called.value.value, called.attr.value
+    known = bound.get(owner)
+    if known is not None and known.partition(".")[0] not in names.other:
+        return None  # bound to a call of something imported: another object's `.tool`
+    imported = {b.target.partition(".")[0] for bs in names.bindings.values() for b in bs}
+    binding = next(iter(names.bindings.get(owner, ())), None)
+    source = binding.target.rpartition(".")[0] if binding and not binding.is_module else ""
+    instances = {i for shape in shapes for i in shape.instances}
+    for shape in shapes:
+        roots = {i.partition(".")[0] for i in shape.instances}
+        methods = set(shape.attributes)
+        if factories:
+            methods |= {
+                f.rpartition(".")[2] for f in shape.factories if f.rpartition(".")[0] in instances
+            }
+            roots |= {
+                f.partition(".")[0] for f in shape.factories if f.rpartition(".")[0] in instances
+            }
+        if attribute not in methods:
             continue
-        owner = called.value.value
-        known = bound.get(owner)
-        if known is not None and known.partition(".")[0] not in names.other:
-            continue  # bound to a call of something imported: another object's `.tool`
-        for shape in shapes:
-            roots = {i.partition(".")[0] for i in shape.instances}
-            if called.attr.value not in shape.attributes or not roots & imported:
-                continue
-            kinds = " or ".join(sorted({f"`{i.rpartition('.')[2]}`" for i in shape.instances}))
-            if known is not None:
-                how = f"it is bound to what `{known}()` returns, which is not followed"
-            elif owner in names.bindings and owner not in bound:
-                how = f"it is imported from `{names.resolve(called.value)}`"
-            else:
-                how = "it is not bound to a call of one, or annotated as one, where it is used"
-            reason = (
-                f"`@{owner}.{called.attr.value}`: `{owner}` is not known to be a {kinds}: {how}"
+        kinds = " or ".join(sorted({f"`{i.rpartition('.')[2]}`" for i in instances}))
+        if source and owner not in bound and source.partition(".")[0] not in roots:
+            return shape, (
+                f"server `{owner}` is imported from `{source}`; a {kinds} bound in another "
+                "module is not followed: bind it where its tools are, or wrap them by hand"
             )
-            return shape, index, reason
+        if not roots & imported:
+            continue
+        if known is not None:
+            how = f"it is bound to what `{known}()` returns, which is not followed"
+        elif owner in names.bindings and owner not in bound:
+            how = f"it is imported from `{names.resolve(called.value)}`"
+        else:
+            how = "it is not bound to a call of one, or annotated as one, where it is used"
+        return shape, f"`{owner}` is not known to be a {kinds}: {how}"
     return None
 
 
@@ -260,29 +293,45 @@ def _tool_decorator(
     bound: Mapping[str, str | None],
 ) -> tuple[FunctionShape, int, str] | None:
     for index, decorator in enumerate(func.decorators):
-        expr = decorator.decorator
-        called = expr.func if isinstance(expr, cst.Call) else expr
-        target = names.resolve(called)
-        for shape in shapes:
-            refused = [
-                a.keyword.value
-                for a in (expr.args if isinstance(expr, cst.Call) else ())
-                if a.keyword is not None and a.keyword.value in shape.refuse
-            ]
-            reason = (
-                f"`{refused[0]}=` has no counterpart in the adapter: it stays the framework's"
-                if refused
-                else ""
-            )
-            if target is not None and target in shape.decorators:
-                return shape, index, reason
-            if (
-                isinstance(called, cst.Attribute)
-                and called.attr.value in shape.attributes
-                and isinstance(called.value, cst.Name)
-                and bound.get(called.value.value) in shape.instances
-            ):
-                return shape, index, reason
+        match = decorator_shape(decorator.decorator, names, shapes, bound)
+        if match is not None:
+            return match[0], index, match[1]
+    return None
+
+
+def decorator_shape(
+    expr: cst.BaseExpression,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    bound: Mapping[str, str | None],
+    keywords: Sequence[cst.Arg] = (),
+) -> tuple[FunctionShape, str] | None:
+    """The shape whose tool decorator `expr` is (`@tool`, `@mcp.tool("name")`), and why
+    it stays the framework's (a keyword the adapter has no counterpart for), or None.
+    `keywords`: those of a call that applies the bare decorator (`mcp.tool(fn, ...)`)."""
+    called = expr.func if isinstance(expr, cst.Call) else expr
+    target = names.resolve(called)
+    args = [*(expr.args if isinstance(expr, cst.Call) else ()), *keywords]
+    for shape in shapes:
+        refused = [
+            a.keyword.value
+            for a in args
+            if a.keyword is not None and a.keyword.value in shape.refuse
+        ]
+        reason = (
+            f"`{refused[0]}=` has no counterpart in the adapter: it stays the framework's"
+            if refused
+            else ""
+        )
+        if target is not None and target in shape.decorators:
+            return shape, reason
+        if (
+            isinstance(called, cst.Attribute)
+            and called.attr.value in shape.attributes
+            and isinstance(called.value, cst.Name)
+            and bound.get(called.value.value) in shape.instances
+        ):
+            return shape, reason
     return None
 
 
@@ -304,7 +353,7 @@ def factory_tools(
     for function, _ in scoped_functions(tree, names):
         defined.setdefault(function.name.value, []).append(function)
     functions = {name: found[0] for name, found in defined.items() if len(found) == 1}
-    handed: dict[str, list[tuple[cst.Call, FunctionShape, cst.Name]]] = {}
+    handed: dict[str, list[tuple[cst.Call, FunctionShape, cst.Name, str]]] = {}
     for body, bound in scoped_blocks(tree, names):
         stack: list[cst.CSTNode] = [s for s in body if not isinstance(s, cst.FunctionDef)]
         while stack:
@@ -312,13 +361,9 @@ def factory_tools(
             if isinstance(node, cst.FunctionDef):
                 continue  # its body is a block of its own
             stack += children(node)
-            if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+            if not isinstance(node, cst.Call):
                 continue
-            target = names.resolve(node.func)
-            owner = node.func.value
-            if isinstance(owner, cst.Name) and bound.get(owner.value):
-                target = f"{bound[owner.value]}.{node.func.attr.value}"
-            shape = next((f for f in shapes if target in f.factories), None)
+            shape, refused = _handing_shape(node, names, shapes, bound)
             for arg in node.args if shape is not None else ():
                 assert shape is not None
                 keyword = arg.keyword.value if arg.keyword is not None else None
@@ -326,22 +371,55 @@ def factory_tools(
                 value = arg.value
                 if (first or keyword in shape.factory_keywords) and isinstance(value, cst.Name):
                     if value.value in functions:
-                        handed.setdefault(value.value, []).append((node, shape, value))
+                        handed.setdefault(value.value, []).append((node, shape, value, refused))
     uses = references(tree, [functions[n] for n in handed]) if handed else {}
     found: list[FactoryTool] = []
     for name, calls in handed.items():
         function = functions[name]
         # Every use of the name must be a hand-over.
-        passed = {id(value) for _, _, value in calls}
+        passed = {id(value) for _, _, value, _ in calls}
         others = [u for u in uses[function] if id(u) not in passed]
+        refused = next((r for *_, r in calls if r), "")
         reason = (
             f"`{name}` is also used other than as the factory's function, "
             "where it would get a ToolResult"
             if others
-            else ""
+            else refused
         )
-        found.append((function, calls[0][1], [c for c, _, _ in calls], reason))
+        found.append((function, calls[0][1], [c for c, *_ in calls], reason))
     return found
+
+
+def _handing_shape(
+    call: cst.Call,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    bound: Mapping[str, str | None],
+) -> tuple[FunctionShape | None, str]:
+    """The shape of a call that hands a function to a framework, and why it stays the
+    framework's: a factory (`mcp.add_tool(f)`), or a tool decorator applied by a call
+    (`mcp.tool(f)`, `mcp.tool("name")(f)`, `tool(f)`), which the adapter under it serves."""
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        target = names.resolve(func)
+        owner = func.value
+        if isinstance(owner, cst.Name) and bound.get(owner.value):
+            target = f"{bound[owner.value]}.{func.attr.value}"
+        shape = next((f for f in shapes if target in f.factories), None)
+        if shape is not None:
+            return shape, ""
+    if isinstance(func, cst.Call):
+        match = decorator_shape(func, names, shapes, bound)
+    else:
+        match = decorator_shape(func, names, shapes, bound, keywords=call.args)
+    if match is None:  # `mcp.add_tool(f)`, `mcp.tool()(f)` on a server not known here
+        applied = func.func if isinstance(func, cst.Call) else func
+        if isinstance(applied, cst.Attribute):
+            unknown = unknown_owner(applied, names, shapes, bound, factories=True)
+            match = None if unknown is None else (unknown[0], f"`{dotted(applied)}`: {unknown[1]}")
+    if match is None or match[0].wire != "under":
+        return None, ""
+    return match
 
 
 def references(

@@ -268,6 +268,17 @@ class ToolReturns:
         """The function tools: decorated by a framework, or handed to its factory."""
         planned: list[ToolMethod] = []
         found = function_tools(tree, names, shapes.functions)
+        handing = factory_tools(tree, names, shapes.functions) if shapes.functions else []
+        decorated = {f for f, *_ in found}
+        # `@tool` marks a function that `mcp.add_tool(f)` then registers: no other use.
+        handed = {
+            id(arg.value)
+            for function, _, calls, _ in handing
+            if function in decorated
+            for call in calls
+            for arg in call.args
+            if isinstance(arg.value, cst.Name) and arg.value.value == function.name.value
+        }
         # `@mcp.tool()` and `@agent.tool` hand the function back: a direct call of it in
         # this module would get what the adapter returns.
         kept = [f for f, shape, _, _ in found if shape.wire == "under"]
@@ -276,7 +287,8 @@ class ToolReturns:
             entry = ToolMethod(function, None, shape=fshape, decorator=index)
             planned.append(entry)
             name = function.name.value
-            if not reason and fshape.wire == "under" and called.get(function):
+            uses = [u for u in called.get(function, ()) if id(u) not in handed]
+            if not reason and fshape.wire == "under" and uses:
                 reason = (
                     f"`{name}` is also used in this module, where it would get "
                     "what the adapter returns"
@@ -285,17 +297,18 @@ class ToolReturns:
                 entry.status, entry.reason = "skip", reason
             else:
                 self._judge(entry, names, local, results)
-        if any(f.factories for f in shapes.functions):
-            for function, fshape, calls, reason in factory_tools(tree, names, shapes.functions):
-                entry = ToolMethod(function, None, shape=fshape)
-                planned.append(entry)
-                for call in calls if fshape.wire == "factory" else ():
-                    self._factories.append((call, fshape))
-                    self._factory_of[call] = function
-                if reason:
-                    entry.status, entry.reason = "skip", reason
-                else:
-                    self._judge(entry, names, local, results)
+        for function, fshape, calls, reason in handing:
+            if function in decorated:
+                continue  # one entry: the decorator's
+            entry = ToolMethod(function, None, shape=fshape)
+            planned.append(entry)
+            for call in calls if fshape.wire == "factory" else ():
+                self._factories.append((call, fshape))
+                self._factory_of[call] = function
+            if reason:
+                entry.status, entry.reason = "skip", reason
+            else:
+                self._judge(entry, names, local, results)
         return planned
 
     def _record_unlisted(
