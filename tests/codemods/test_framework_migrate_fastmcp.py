@@ -222,3 +222,144 @@ def test_init_names_the_framework(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "fastmcp" in done.stdout and 'presets = ["fastmcp"]' in done.stdout, done.stdout
+
+
+# -- call forms and the standalone decorator (issue #24) -----------------------------------
+
+FORMS = '''
+from fastmcp import FastMCP
+from fastmcp.tools import tool
+
+mcp = FastMCP("forms")
+
+
+def upper(text: str) -> str:
+    """Upper-case the text."""
+    return text.upper()
+
+
+def lower(text: str) -> str:
+    return text.lower()
+
+
+def backwards(text: str) -> str:
+    if not text:
+        return "Error: nothing to reverse"
+    return text[::-1]
+
+
+@tool
+def bracket(text: str) -> str:
+    """Marked by the standalone decorator, registered below."""
+    return f"<{text}>"
+
+
+@tool("square")
+def square_bracket(text: str) -> str:
+    return f"[{text}]"
+
+
+def schema(text: str) -> str:
+    return text
+
+
+mcp.tool(upper)
+mcp.tool()(lower)
+mcp.tool("reverse")(backwards)
+mcp.add_tool(bracket)
+mcp.add_tool(square_bracket)
+mcp.tool(schema, output_schema={"type": "object", "properties": {}})
+'''
+
+# (tool, arguments, an error after the migration)
+FORM_CALLS = [
+    ("upper", {"text": "hi"}, False),
+    ("lower", {"text": "HI"}, False),
+    ("reverse", {"text": "abc"}, False),
+    ("reverse", {"text": ""}, True),
+    ("bracket", {"text": "x"}, False),
+    ("square", {"text": "x"}, False),
+]
+
+
+def _form_results(path: Path) -> list[Any]:
+    server = _load(path).mcp
+    return [_call(server, tool, arguments) for tool, arguments, _ in FORM_CALLS]
+
+
+def test_call_forms_and_the_standalone_tool_decorator_are_migrated(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolwire]\npresets = ["fastmcp"]\n', encoding="utf-8"
+    )
+    path = tmp_path / "forms.py"
+    path.write_text(textwrap.dedent(FORMS).lstrip(), encoding="utf-8")
+    before = _form_results(path)
+    done = subprocess.run(
+        [TOOLWIRE, "migrate", "--format", "json", "."], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    migrated = {e["method"] for e in summary["migrated"]}
+    assert migrated == {"upper", "lower", "backwards", "bracket", "square_bracket"}, summary
+    skipped = {e["method"]: e["reason"] for e in summary["skipped"]}
+    assert skipped.keys() == {"schema"} and "`output_schema=`" in skipped["schema"], skipped
+
+    text = path.read_text(encoding="utf-8")
+    assert "@tool\n@result_tool\ndef bracket(" in text
+    assert '@tool("square")\n@result_tool\ndef square_bracket(' in text
+    assert "@result_tool\ndef upper(" in text and "mcp.tool()(lower)" in text
+    assert "def schema(text: str) -> str:" in text  # left as it was
+    after = _form_results(path)
+    for call, old, new in zip(FORM_CALLS, before, after, strict=True):
+        assert [b.text for b in new.content] == [b.text for b in old.content], call
+        assert not old.is_error and new.is_error == call[2], call
+        assert new.structured_content is None and new.meta is None, call  # no artifacts
+    again = subprocess.run([TOOLWIRE, "migrate", "--check", "."], cwd=tmp_path, capture_output=True)
+    assert again.returncode == 0, again.stdout
+
+
+def test_a_server_imported_from_another_module_is_listed_as_skipped(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolwire]\npresets = ["fastmcp"]\n', encoding="utf-8"
+    )
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "__init__.py").write_text("", encoding="utf-8")
+    (app / "server.py").write_text('from fastmcp import FastMCP\n\nmcp = FastMCP("app")\n')
+    tools = textwrap.dedent(
+        """
+        from app.server import mcp
+        from app.helpers import helper
+
+
+        @mcp.tool
+        def greet(name: str) -> str:
+            return f"hello {name}"
+
+
+        def count(text: str) -> str:
+            return str(len(text))
+
+
+        def local(text: str) -> str:
+            return text
+
+
+        mcp.add_tool(count)
+        helper(local)
+        """
+    ).lstrip()
+    (app / "tools.py").write_text(tools, encoding="utf-8")
+    done = subprocess.run(
+        [TOOLWIRE, "migrate", "--format", "json", "."], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["methods_migrated"] == 0, summary
+    skipped = {e["method"]: e["reason"] for e in summary["skipped"]}
+    assert skipped.keys() == {"greet", "count"}, skipped  # `helper(local)` is no tool
+    for reason in skipped.values():
+        assert "server `mcp` is imported from `app.server`; " in reason, reason
+    assert (app / "tools.py").read_text(encoding="utf-8") == tools
+    text = subprocess.run([TOOLWIRE, "migrate", "."], cwd=tmp_path, capture_output=True, text=True)
+    assert "app/tools.py:6: greet: `@mcp.tool`: server `mcp`" in text.stdout, text.stdout
