@@ -318,48 +318,144 @@ def test_call_forms_and_the_standalone_tool_decorator_are_migrated(tmp_path: Pat
     assert again.returncode == 0, again.stdout
 
 
-def test_a_server_imported_from_another_module_is_listed_as_skipped(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolwire]\npresets = ["fastmcp"]\n', encoding="utf-8"
-    )
-    app = tmp_path / "app"
-    app.mkdir()
-    (app / "__init__.py").write_text("", encoding="utf-8")
-    (app / "server.py").write_text('from fastmcp import FastMCP\n\nmcp = FastMCP("app")\n')
-    tools = textwrap.dedent(
+IMPORTED = {
+    "__init__.py": "from .server import mcp\n",
+    "server.py": textwrap.dedent(
         """
-        from app.server import mcp
-        from app.helpers import helper
+        from fastmcp import FastMCP
+
+        from notes.helpers import make
+
+        mcp = FastMCP("notes")
+        made = make()
+        """
+    ).lstrip(),
+    "helpers.py": textwrap.dedent(
+        """
+        from fastmcp import FastMCP
+
+
+        def make() -> FastMCP:
+            return FastMCP("made")
+
+
+        def helper(fn: object) -> object:
+            return fn
+        """
+    ).lstrip(),
+    "tools.py": textwrap.dedent(
+        """
+        from notes.helpers import helper
+        from notes.server import made, mcp
 
 
         @mcp.tool
         def greet(name: str) -> str:
+            if not name:
+                return "Error: no name"
             return f"hello {name}"
 
 
-        def count(text: str) -> str:
-            return str(len(text))
+        @made.tool
+        def lost(text: str) -> str:
+            return text
 
 
         def local(text: str) -> str:
             return text
 
 
-        mcp.add_tool(count)
         helper(local)
         """
-    ).lstrip()
-    (app / "tools.py").write_text(tools, encoding="utf-8")
+    ).lstrip(),
+    "more.py": textwrap.dedent(
+        """
+        from . import mcp as server
+
+
+        def count(text: str) -> str:
+            return str(len(text))
+
+
+        server.add_tool(count)
+        """
+    ).lstrip(),
+}
+
+IMPORTED_DRIVER = r"""
+import asyncio, json, sys
+
+sys.path.insert(0, sys.argv[1])
+from fastmcp import Client
+import notes.more, notes.tools
+from notes import mcp
+
+async def main():
+    async with Client(mcp) as client:
+        out = []
+        for name, arguments in json.loads(sys.argv[2]):
+            r = await client.call_tool(name, arguments, raise_on_error=False)
+            out.append([[b.text for b in r.content], r.is_error, r.structured_content])
+        return out
+
+print(json.dumps(asyncio.run(main())))
+"""
+IMPORTED_CALLS = [
+    ("greet", {"name": "Ada"}, False),
+    ("greet", {"name": ""}, True),
+    ("count", {"text": "four"}, False),
+]
+
+
+def _imported_calls(root: Path) -> list[Any]:
+    calls = json.dumps([[name, arguments] for name, arguments, _ in IMPORTED_CALLS])
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORTED_DRIVER, str(root), calls], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    result: list[Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_a_server_imported_from_another_module_of_the_run_is_followed(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolwire]\npresets = ["fastmcp"]\n', encoding="utf-8"
+    )
+    package = tmp_path / "notes"
+    package.mkdir()
+    for name, source in IMPORTED.items():
+        (package / name).write_text(source, encoding="utf-8")
+    before = _imported_calls(tmp_path)
     done = subprocess.run(
         [TOOLWIRE, "migrate", "--format", "json", "."], cwd=tmp_path, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    assert summary["methods_migrated"] == 0, summary
+    assert {e["method"] for e in summary["migrated"]} == {"greet", "count"}, summary
     skipped = {e["method"]: e["reason"] for e in summary["skipped"]}
-    assert skipped.keys() == {"greet", "count"}, skipped  # `helper(local)` is no tool
-    for reason in skipped.values():
-        assert "server `mcp` is imported from `app.server`; " in reason, reason
-    assert (app / "tools.py").read_text(encoding="utf-8") == tools
-    text = subprocess.run([TOOLWIRE, "migrate", "."], cwd=tmp_path, capture_output=True, text=True)
-    assert "app/tools.py:6: greet: `@mcp.tool`: server `mcp`" in text.stdout, text.stdout
+    assert skipped.keys() == {"lost"}, skipped  # `helper(local)` is no tool
+    assert skipped["lost"] == (
+        "`@made.tool`: server `made` is imported from `notes.server`; the run does not see "
+        "it bound there to a call of `FastMCP(...)`: bind it so, or wrap the tools by hand"
+    )
+    tools = (package / "tools.py").read_text(encoding="utf-8")
+    assert "@mcp.tool\n@result_tool\ndef greet(" in tools
+    assert "@made.tool\ndef lost(text: str) -> str:" in tools
+    after = _imported_calls(tmp_path)
+    for (name, _, error), old, new in zip(IMPORTED_CALLS, before, after, strict=True):
+        assert new[0] == old[0] and not old[1] and new[1] == error, (name, old, new)
+        assert new[2] is None, (name, new)
+
+    # Without the server's module in the run, nothing is guessed from the name.
+    (package / "tools.py").write_text(IMPORTED["tools.py"], encoding="utf-8")
+    alone = subprocess.run(
+        [TOOLWIRE, "migrate", "--check", "notes/tools.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert alone.returncode == 0, alone.stdout
+    assert (
+        "notes/tools.py:6: greet: `@mcp.tool`: server `mcp` is imported from `notes.server`; "
+        "the run does not see it bound there to a call of `FastMCP(...)`"
+    ) in alone.stdout, alone.stdout

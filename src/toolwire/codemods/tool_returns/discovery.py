@@ -82,17 +82,21 @@ FunctionTool = tuple[cst.FunctionDef, FunctionShape, int, str]
 
 
 def function_tools(
-    tree: cst.Module, names: ModuleNames, shapes: Sequence[FunctionShape]
+    tree: cst.Module,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    imported: Mapping[str, str] | None = None,
 ) -> list[FunctionTool]:
     """The functions a framework decorator makes tools, block by block (module, function bodies).
 
     `@X.tool()` counts only where X is bound, in that block or an enclosing one, to a call
-    of the framework's class (`mcp = FastMCP(...)`) or annotated as one: never by its name.
+    of the framework's class (`mcp = FastMCP(...)`) or annotated as one, or is `imported`
+    (name -> class) from a module of the run that binds it so: never by its name.
     """
     if not any(s.decorators or s.attributes for s in shapes):
         return []
     found: list[FunctionTool] = []
-    for statement, bound in scoped_functions(tree, names):
+    for statement, bound in scoped_functions(tree, names, imported):
         match = _tool_decorator(statement, names, shapes, bound) or _unknown_instance(
             statement, names, shapes, bound
         )
@@ -154,9 +158,10 @@ def unknown_owner(
             continue
         kinds = " or ".join(sorted({f"`{i.rpartition('.')[2]}`" for i in instances}))
         if source and owner not in bound and source.partition(".")[0] not in roots:
+            calls = " or ".join(sorted({f"`{i.rpartition('.')[2]}(...)`" for i in instances}))
             return shape, (
-                f"server `{owner}` is imported from `{source}`; a {kinds} bound in another "
-                "module is not followed: bind it where its tools are, or wrap them by hand"
+                f"server `{owner}` is imported from `{source}`; the run does not see it bound "
+                f"there to a call of {calls}: bind it so, or wrap the tools by hand"
             )
         if not roots & imported:
             continue
@@ -171,23 +176,25 @@ def unknown_owner(
 
 
 def scoped_functions(
-    tree: cst.Module, names: ModuleNames
+    tree: cst.Module, names: ModuleNames, imported: Mapping[str, str] | None = None
 ) -> Iterator[tuple[cst.FunctionDef, dict[str, str | None]]]:
     """Every function of the module, with the instances bound where it is defined."""
-    for body, bound in scoped_blocks(tree, names):
+    for body, bound in scoped_blocks(tree, names, imported):
         for statement in flat_statements(body):
             if isinstance(statement, cst.FunctionDef):
                 yield statement, bound
 
 
 def scoped_blocks(
-    tree: cst.Module, names: ModuleNames
+    tree: cst.Module, names: ModuleNames, imported: Mapping[str, str] | None = None
 ) -> Iterator[tuple[Sequence[cst.BaseStatement], dict[str, str | None]]]:
     """The module's body and every function's, each with the instances bound there: in
     the block or an enclosing one (`mcp = FastMCP(...)` in `create_server()`), or as a
     parameter of an enclosing function annotated as a class (`def register(mcp: FastMCP)`)."""
     aliases = _class_aliases(tree, names)
-    blocks: list[tuple[Sequence[cst.BaseStatement], dict[str, str | None]]] = [(tree.body, {})]
+    blocks: list[tuple[Sequence[cst.BaseStatement], dict[str, str | None]]] = [
+        (tree.body, dict(imported or {}))
+    ]
     while blocks:
         body, outer = blocks.pop()
         bound = dict(outer)
@@ -339,7 +346,10 @@ FactoryTool = tuple[cst.FunctionDef, FunctionShape, list[cst.Call], str]
 
 
 def factory_tools(
-    tree: cst.Module, names: ModuleNames, shapes: Sequence[FunctionShape]
+    tree: cst.Module,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    imported: Mapping[str, str] | None = None,
 ) -> list[FactoryTool]:
     """Functions handed to a framework factory (`FunctionTool.from_defaults(fn=f)`), or to a
     method of an instance that makes tools (`mcp.add_tool(f)` where `mcp = FastMCP(...)`).
@@ -350,11 +360,11 @@ def factory_tools(
     followed: which one is handed over is not known.
     """
     defined: dict[str, list[cst.FunctionDef]] = {}
-    for function, _ in scoped_functions(tree, names):
+    for function, _ in scoped_functions(tree, names, imported):
         defined.setdefault(function.name.value, []).append(function)
     functions = {name: found[0] for name, found in defined.items() if len(found) == 1}
     handed: dict[str, list[tuple[cst.Call, FunctionShape, cst.Name, str]]] = {}
-    for body, bound in scoped_blocks(tree, names):
+    for body, bound in scoped_blocks(tree, names, imported):
         stack: list[cst.CSTNode] = [s for s in body if not isinstance(s, cst.FunctionDef)]
         while stack:
             node = stack.pop()

@@ -267,8 +267,9 @@ class ToolReturns:
     ) -> list[ToolMethod]:
         """The function tools: decorated by a framework, or handed to its factory."""
         planned: list[ToolMethod] = []
-        found = function_tools(tree, names, shapes.functions)
-        handing = factory_tools(tree, names, shapes.functions) if shapes.functions else []
+        imported = self._imported_instances(names)
+        found = function_tools(tree, names, shapes.functions, imported)
+        handing = factory_tools(tree, names, shapes.functions, imported) if shapes.functions else []
         decorated = {f for f, *_ in found}
         # `@tool` marks a function that `mcp.add_tool(f)` then registers: no other use.
         handed = {
@@ -310,6 +311,18 @@ class ToolReturns:
             else:
                 self._judge(entry, names, local, results)
         return planned
+
+    def _imported_instances(self, names: ModuleNames) -> dict[str, str]:
+        """Names this module imports that another module of the run binds to a framework
+        instance (`from app.server import mcp`): name -> the instance's class."""
+        found: dict[str, str] = {}
+        for local, bindings in names.bindings.items():
+            binding = next((b for b in bindings if not b.type_checking), None)
+            if binding is not None and not binding.is_module:
+                cls = self.cross.instance_of(binding.target)
+                if cls is not None:
+                    found[local] = cls
+        return found
 
     def _record_unlisted(
         self, tree: cst.Module, unlisted: list[tuple[ToolClass, str]], module: str | None
