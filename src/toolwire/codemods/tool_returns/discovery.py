@@ -105,6 +105,35 @@ def function_tools(
     return found
 
 
+def decorated_methods(
+    classes: Iterable[ToolClass], names: ModuleNames, shapes: Sequence[FunctionShape]
+) -> list[tuple[ToolClass, cst.FunctionDef, str]]:
+    """Methods under a framework decorator that marks a function for registration
+    elsewhere (fastmcp's `@tool`, then `mcp.add_tool(obj.method)`), with why they stay:
+    the bound method is registered where migrate does not follow it."""
+    found: list[tuple[ToolClass, cst.FunctionDef, str]] = []
+    for cls in classes:
+        body = cls.node.body.body if isinstance(cls.node.body, cst.IndentedBlock) else ()
+        for statement in flat_statements(body):
+            if not isinstance(statement, cst.FunctionDef) or statement.name.value in cls.methods:
+                continue
+            match = _tool_decorator(statement, names, shapes, {})
+            if match is None or match[0].wire != "under" or not match[0].decorators:
+                continue
+            expr = statement.decorators[match[1]].decorator
+            shown = dotted(expr.func if isinstance(expr, cst.Call) else expr)
+            found.append(
+                (
+                    cls,
+                    statement,
+                    f"`@{shown}` on a method: the bound method is registered elsewhere "
+                    f"(`add_tool(obj.{statement.name.value})`), which migrate does not "
+                    "follow; wrap it by hand",
+                )
+            )
+    return found
+
+
 def _unknown_instance(
     func: cst.FunctionDef,
     names: ModuleNames,

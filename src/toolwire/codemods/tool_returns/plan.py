@@ -25,6 +25,7 @@ from toolwire.codemods.names import ModuleNames, def_lines, dotted
 from toolwire.codemods.reports import MethodEvent, ToolReturnsReport
 from toolwire.codemods.tool_returns.decorators import passing_decorators, unknown_decorator
 from toolwire.codemods.tool_returns.discovery import (
+    decorated_methods,
     factory_tools,
     function_tools,
     listed_methods,
@@ -195,6 +196,8 @@ class ToolReturns:
         self._wire(planned, local, names)
         if unlisted:
             self._record_unlisted(tree, unlisted, module)
+        if shapes.functions:
+            self._record_methods(tree, decorated_methods(classes, names, shapes.functions))
         self._record(planned, lines, module)
 
     def _class_tools(
@@ -323,6 +326,20 @@ class ToolReturns:
                 if cls is not None:
                     found[local] = cls
         return found
+
+    def _record_methods(
+        self, tree: cst.Module, found: list[tuple[ToolClass, cst.FunctionDef, str]]
+    ) -> None:
+        """Report the methods under a framework's marking decorator: skipped, as they are."""
+        if not found:
+            return
+        positions = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+        path = self.filename or "<unknown>"
+        for cls, method, why in found:
+            line = positions[method.name].start.line if method.name in positions else 0
+            event = MethodEvent(path, line, cls.qualname, method.name.value, why)
+            self.report.skipped.append(event)
+            self.warnings.append(f"line {line}: skipped {event.name}: {why}")
 
     def _record_unlisted(
         self, tree: cst.Module, unlisted: list[tuple[ToolClass, str]], module: str | None
