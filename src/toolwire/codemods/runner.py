@@ -640,7 +640,9 @@ def _instances_one(args: tuple[Path, Config]) -> tuple[dict[str, str], dict[str,
     data = _read(path) if classes and module is not None else None
     if module is None or data is None or isinstance(data, Finding):
         return {}, {}
-    if b"import" not in data:  # binds no framework class, and re-exports nothing
+    # A server is bound where its class is named; a package's `__init__` re-exports it.
+    named = any(c.rpartition(".")[2].encode() in data for c in classes)
+    if not named and path.name != "__init__.py":
         return {}, {}
     return index_instances(data, module, path.name == "__init__.py", classes)
 
