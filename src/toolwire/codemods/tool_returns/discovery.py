@@ -174,22 +174,21 @@ def unknown_owner(
     source = binding.target.rpartition(".")[0] if binding and not binding.is_module else ""
     instances = {i for shape in shapes for i in shape.instances}
     for shape in shapes:
-        roots = {i.partition(".")[0] for i in shape.instances}
+        classes = set(shape.instances)
         methods = set(shape.attributes)
-        if factories:
-            methods |= {
-                f.rpartition(".")[2] for f in shape.factories if f.rpartition(".")[0] in instances
-            }
-            roots |= {
-                f.partition(".")[0] for f in shape.factories if f.rpartition(".")[0] in instances
-            }
+        if factories:  # `mcp.add_tool`: a method of a class some shape has instances of
+            held = [f for f in shape.factories if f.rpartition(".")[0] in instances]
+            classes |= {f.rpartition(".")[0] for f in held}
+            methods |= {f.rpartition(".")[2] for f in held}
         if attribute not in methods:
             continue
-        kinds = " or ".join(sorted({f"`{i.rpartition('.')[2]}`" for i in instances}))
+        roots = {c.partition(".")[0] for c in classes}
+        kinds = " or ".join(sorted({f"`{c.rpartition('.')[2]}`" for c in classes}))
         if source and owner not in bound and source.partition(".")[0] not in roots:
-            calls = " or ".join(sorted({f"`{i.rpartition('.')[2]}(...)`" for i in instances}))
+            calls = " or ".join(sorted({f"`{c.rpartition('.')[2]}(...)`" for c in classes}))
+            noun = "server " if shape.framework in ("fastmcp", "mcp") else ""
             return shape, (
-                f"server `{owner}` is imported from `{source}`; the run does not see it bound "
+                f"{noun}`{owner}` is imported from `{source}`; the run does not see it bound "
                 f"there to a call of {calls}: bind it so, or wrap the tools by hand"
             )
         if not roots & imported:
