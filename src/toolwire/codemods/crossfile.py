@@ -21,6 +21,7 @@ __all__ = [
     "CrossFile",
     "Member",
     "family_holds",
+    "index_instances",
     "index_module",
     "split_declarations",
 ]
@@ -38,6 +39,10 @@ class CrossFile:
     blocked: Mapping[str, str] = field(default_factory=dict)  # class -> why it stays
     # `Class.method` -> (`path:Class.method` of the skip that holds its family, why)
     held: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # dotted module-level name -> the framework class it is an instance of
+    # (`app.server.mcp` -> `fastmcp.FastMCP`), and -> the dotted name it imports
+    instances: Mapping[str, str] = field(default_factory=dict)
+    reexports: Mapping[str, str] = field(default_factory=dict)
 
     def ancestors(self, name: str) -> Iterator[str]:
         """The dotted ancestors of a class the index knows, breadth first, each once."""
@@ -53,6 +58,18 @@ class CrossFile:
 
     def derives(self, name: str, bases: frozenset[str]) -> bool:
         return name in bases or any(a in bases for a in self.ancestors(name))
+
+    def instance_of(self, name: str) -> str | None:
+        """The framework class whose instance the dotted module-level `name` is bound to
+        (through re-exports: `from app.server import mcp` in `app/__init__.py`), or None
+        when the run does not know it."""
+        for _ in range(8):  # a chain of re-exports; a cycle ends here
+            if name in self.instances:
+                return self.instances[name]
+            if name not in self.reexports:
+                return None
+            name = self.reexports[name]
+        return None
 
 
 FAMILY = "the declaration of "  # how a declaration hold's reason begins
@@ -188,6 +205,58 @@ def index_module(source: bytes, module: str, is_package: bool) -> dict[str, tupl
                 bases.append(name)
         found[f"{module}.{cls.name}"] = tuple(bases)
     return found
+
+
+def index_instances(
+    source: bytes, module: str, is_package: bool, classes: frozenset[str]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The module-level names bound to an instance of one of `classes` (`mcp =
+    FastMCP(...)`, `mcp: FastMCP = ...`), and those bound by `from m import n` (a
+    re-export, maybe of one), as dotted names. A name bound twice to different things is
+    left out."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}, {}
+    imports: dict[str, str] = {}
+    bound: dict[str, str | None] = {}
+
+    def bind(name: str, target: str | None) -> None:
+        bound[name] = target if bound.get(name, target) == target else None
+
+    def resolve(expr: ast.expr) -> str | None:
+        name = _dotted(expr)
+        head, _, rest = (name or "").partition(".")
+        if head not in imports:
+            return None
+        return f"{imports[head]}.{rest}" if rest else imports[head]
+
+    for statement in _top(tree.body):
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                head = alias.name.partition(".")[0]
+                imports[alias.asname or head] = alias.name if alias.asname else head
+        elif isinstance(statement, ast.ImportFrom):
+            base = _from_base(statement, module, is_package)
+            for alias in statement.names if base is not None else ():
+                imports[alias.asname or alias.name] = f"{base}.{alias.name}"
+                bind(alias.asname or alias.name, f"import:{base}.{alias.name}")
+        elif isinstance(statement, ast.Assign):
+            value = statement.value
+            target = resolve(value.func) if isinstance(value, ast.Call) else None
+            for assigned in statement.targets:
+                for node in ast.walk(assigned):
+                    if isinstance(node, ast.Name):
+                        bind(node.id, target if target in classes else None)
+        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            annotation = resolve(statement.annotation)
+            bind(statement.target.id, annotation if annotation in classes else None)
+        elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bind(statement.name, None)
+    found = {f"{module}.{name}": target for name, target in bound.items() if target is not None}
+    instances = {k: v for k, v in found.items() if not v.startswith("import:")}
+    reexports = {k: v.removeprefix("import:") for k, v in found.items() if k not in instances}
+    return instances, reexports
 
 
 def _top(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:

@@ -25,6 +25,7 @@ from toolwire.codemods.crossfile import (
     CrossFile,
     Member,
     family_holds,
+    index_instances,
     index_module,
     split_declarations,
 )
@@ -630,6 +631,22 @@ def _index_any(args: tuple[Path, Config]) -> dict[str, tuple[str, ...]]:
     return index_module(data, module, path.name == "__init__.py")
 
 
+def _instances_one(args: tuple[Path, Config]) -> tuple[dict[str, str], dict[str, str]]:
+    """The framework instances a module binds (`mcp = FastMCP(...)`) and its re-exports,
+    so that `@mcp.tool` in a module that imports `mcp` is a tool (`CrossFile.instance_of`)."""
+    path, config = args
+    classes = frozenset(i for f in shapes_for(config.presets).functions for i in f.instances)
+    module = module_name(path, config)
+    data = _read(path) if classes and module is not None else None
+    if module is None or data is None or isinstance(data, Finding):
+        return {}, {}
+    # A server is bound where its class is named; a package's `__init__` re-exports it.
+    named = any(c.rpartition(".")[2].encode() in data for c in classes)
+    if not named and path.name != "__init__.py":
+        return {}, {}
+    return index_instances(data, module, path.name == "__init__.py", classes)
+
+
 _ROUNDS = 6
 
 
@@ -644,7 +661,12 @@ def _settled_pass_one(
     classes: dict[str, tuple[str, ...]] = {}
     for found in parallel_map(_index_one, items, jobs):
         classes.update(found)
-    cross = CrossFile(classes)
+    instances: dict[str, str] = {}
+    reexports: dict[str, str] = {}
+    for bound, imported in parallel_map(_instances_one, items, jobs):
+        instances.update(bound)
+        reexports.update(imported)
+    cross = CrossFile(classes, instances=instances, reexports=reexports)
     family_index: dict[str, tuple[str, ...]] | None = classes or None
     for _ in range(_ROUNDS):
         first = parallel_map(_pass_one, [(p, c, cross) for p, c in items], jobs)
@@ -662,7 +684,7 @@ def _settled_pass_one(
         if not classes:
             if held == cross.held:
                 return first, True, family_index or {}
-            cross = CrossFile(held=held)
+            cross = CrossFile(held=held, instances=instances, reexports=reexports)
             continue
         wired = frozenset(w for o in first for w in o.wired)
         results = {k: v for o in first for k, v in o.results.items()}
@@ -675,7 +697,7 @@ def _settled_pass_one(
                             f"its subclass {kept} keeps a tool method (`{why}`), "
                             "and the adapter base would wrap that too"
                         )
-        settled = CrossFile(classes, wired, results, blocked, held)
+        settled = CrossFile(classes, wired, results, blocked, held, instances, reexports)
         if settled == cross:
             return first, True, family_index or {}
         cross = settled

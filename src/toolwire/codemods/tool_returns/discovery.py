@@ -82,22 +82,55 @@ FunctionTool = tuple[cst.FunctionDef, FunctionShape, int, str]
 
 
 def function_tools(
-    tree: cst.Module, names: ModuleNames, shapes: Sequence[FunctionShape]
+    tree: cst.Module,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    imported: Mapping[str, str] | None = None,
 ) -> list[FunctionTool]:
     """The functions a framework decorator makes tools, block by block (module, function bodies).
 
     `@X.tool()` counts only where X is bound, in that block or an enclosing one, to a call
-    of the framework's class (`mcp = FastMCP(...)`) or annotated as one: never by its name.
+    of the framework's class (`mcp = FastMCP(...)`) or annotated as one, or is `imported`
+    (name -> class) from a module of the run that binds it so: never by its name.
     """
     if not any(s.decorators or s.attributes for s in shapes):
         return []
     found: list[FunctionTool] = []
-    for statement, bound in scoped_functions(tree, names):
+    for statement, bound in scoped_functions(tree, names, imported):
         match = _tool_decorator(statement, names, shapes, bound) or _unknown_instance(
             statement, names, shapes, bound
         )
         if match is not None:
             found.append((statement, *match))
+    return found
+
+
+def decorated_methods(
+    classes: Iterable[ToolClass], names: ModuleNames, shapes: Sequence[FunctionShape]
+) -> list[tuple[ToolClass, cst.FunctionDef, str]]:
+    """Methods under a framework decorator that marks a function for registration
+    elsewhere (fastmcp's `@tool`, then `mcp.add_tool(obj.method)`), with why they stay:
+    the bound method is registered where migrate does not follow it."""
+    found: list[tuple[ToolClass, cst.FunctionDef, str]] = []
+    for cls in classes:
+        body = cls.node.body.body if isinstance(cls.node.body, cst.IndentedBlock) else ()
+        for statement in flat_statements(body):
+            if not isinstance(statement, cst.FunctionDef) or statement.name.value in cls.methods:
+                continue
+            match = _tool_decorator(statement, names, shapes, {})
+            if match is None or match[0].wire != "under" or not match[0].decorators:
+                continue
+            expr = statement.decorators[match[1]].decorator
+            shown = dotted(expr.func if isinstance(expr, cst.Call) else expr)
+            found.append(
+                (
+                    cls,
+                    statement,
+                    f"`@{shown}` on a method: the bound method is registered elsewhere "
+                    f"(`add_tool(obj.{statement.name.value})`), which migrate does not "
+                    "follow; wrap it by hand",
+                )
+            )
     return found
 
 
@@ -107,54 +140,89 @@ def _unknown_instance(
     shapes: Sequence[FunctionShape],
     bound: Mapping[str, str | None],
 ) -> tuple[FunctionShape, int, str] | None:
-    """`@X.tool` in a module that imports the framework, where X is not known to be the
-    framework's object: skipped with the reason, so that the tool is not missed silently."""
-    imported = {b.target.partition(".")[0] for bs in names.bindings.values() for b in bs}
+    """`@X.tool` where X is not known to be the framework's object: skipped with the
+    reason, so that the tool is not missed silently."""
     for index, decorator in enumerate(func.decorators):
         expr = decorator.decorator
         called = expr.func if isinstance(expr, cst.Call) else expr
-        if not isinstance(called, cst.Attribute) or not isinstance(called.value, cst.Name):
+        if isinstance(called, cst.Attribute):
+            match = unknown_owner(called, names, shapes, bound, factories=False)
+            if match is not None:
+                return match[0], index, f"`@{dotted(called)}`: {match[1]}"
+    return None
+
+
+def unknown_owner(
+    called: cst.Attribute,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    bound: Mapping[str, str | None],
+    *,
+    factories: bool,
+) -> tuple[FunctionShape, str] | None:
+    """The shape and why for `X.tool` (`X.add_tool` too, with `factories`) where X is not
+    known to be the framework's object, in a module that imports the framework or where
+    X is imported from another module (`from app.server import mcp`); else None."""
+    if not isinstance(called.value, cst.Name):
+        return None
+    owner, attribute = called.value.value, called.attr.value
+    known = bound.get(owner)
+    if known is not None and known.partition(".")[0] not in names.other:
+        return None  # bound to a call of something imported: another object's `.tool`
+    imported = {b.target.partition(".")[0] for bs in names.bindings.values() for b in bs}
+    binding = next(iter(names.bindings.get(owner, ())), None)
+    source = binding.target.rpartition(".")[0] if binding and not binding.is_module else ""
+    instances = {i for shape in shapes for i in shape.instances}
+    for shape in shapes:
+        classes = set(shape.instances)
+        methods = set(shape.attributes)
+        if factories:  # `mcp.add_tool`: a method of a class some shape has instances of
+            held = [f for f in shape.factories if f.rpartition(".")[0] in instances]
+            classes |= {f.rpartition(".")[0] for f in held}
+            methods |= {f.rpartition(".")[2] for f in held}
+        if attribute not in methods:
             continue
-        owner = called.value.value
-        known = bound.get(owner)
-        if known is not None and known.partition(".")[0] not in names.other:
-            continue  # bound to a call of something imported: another object's `.tool`
-        for shape in shapes:
-            roots = {i.partition(".")[0] for i in shape.instances}
-            if called.attr.value not in shape.attributes or not roots & imported:
-                continue
-            kinds = " or ".join(sorted({f"`{i.rpartition('.')[2]}`" for i in shape.instances}))
-            if known is not None:
-                how = f"it is bound to what `{known}()` returns, which is not followed"
-            elif owner in names.bindings and owner not in bound:
-                how = f"it is imported from `{names.resolve(called.value)}`"
-            else:
-                how = "it is not bound to a call of one, or annotated as one, where it is used"
-            reason = (
-                f"`@{owner}.{called.attr.value}`: `{owner}` is not known to be a {kinds}: {how}"
+        roots = {c.partition(".")[0] for c in classes}
+        kinds = " or ".join(sorted({f"`{c.rpartition('.')[2]}`" for c in classes}))
+        if source and owner not in bound and source.partition(".")[0] not in roots:
+            calls = " or ".join(sorted({f"`{c.rpartition('.')[2]}(...)`" for c in classes}))
+            noun = "server " if shape.framework in ("fastmcp", "mcp") else ""
+            return shape, (
+                f"{noun}`{owner}` is imported from `{source}`; the run does not see it bound "
+                f"there to a call of {calls}: bind it so, or wrap the tools by hand"
             )
-            return shape, index, reason
+        if not roots & imported:
+            continue
+        if known is not None:
+            how = f"it is bound to what `{known}()` returns, which is not followed"
+        elif owner in names.bindings and owner not in bound:
+            how = f"it is imported from `{names.resolve(called.value)}`"
+        else:
+            how = "it is not bound to a call of one, or annotated as one, where it is used"
+        return shape, f"`{owner}` is not known to be a {kinds}: {how}"
     return None
 
 
 def scoped_functions(
-    tree: cst.Module, names: ModuleNames
+    tree: cst.Module, names: ModuleNames, imported: Mapping[str, str] | None = None
 ) -> Iterator[tuple[cst.FunctionDef, dict[str, str | None]]]:
     """Every function of the module, with the instances bound where it is defined."""
-    for body, bound in scoped_blocks(tree, names):
+    for body, bound in scoped_blocks(tree, names, imported):
         for statement in flat_statements(body):
             if isinstance(statement, cst.FunctionDef):
                 yield statement, bound
 
 
 def scoped_blocks(
-    tree: cst.Module, names: ModuleNames
+    tree: cst.Module, names: ModuleNames, imported: Mapping[str, str] | None = None
 ) -> Iterator[tuple[Sequence[cst.BaseStatement], dict[str, str | None]]]:
     """The module's body and every function's, each with the instances bound there: in
     the block or an enclosing one (`mcp = FastMCP(...)` in `create_server()`), or as a
     parameter of an enclosing function annotated as a class (`def register(mcp: FastMCP)`)."""
     aliases = _class_aliases(tree, names)
-    blocks: list[tuple[Sequence[cst.BaseStatement], dict[str, str | None]]] = [(tree.body, {})]
+    blocks: list[tuple[Sequence[cst.BaseStatement], dict[str, str | None]]] = [
+        (tree.body, dict(imported or {}))
+    ]
     while blocks:
         body, outer = blocks.pop()
         bound = dict(outer)
@@ -260,29 +328,45 @@ def _tool_decorator(
     bound: Mapping[str, str | None],
 ) -> tuple[FunctionShape, int, str] | None:
     for index, decorator in enumerate(func.decorators):
-        expr = decorator.decorator
-        called = expr.func if isinstance(expr, cst.Call) else expr
-        target = names.resolve(called)
-        for shape in shapes:
-            refused = [
-                a.keyword.value
-                for a in (expr.args if isinstance(expr, cst.Call) else ())
-                if a.keyword is not None and a.keyword.value in shape.refuse
-            ]
-            reason = (
-                f"`{refused[0]}=` has no counterpart in the adapter: it stays the framework's"
-                if refused
-                else ""
-            )
-            if target is not None and target in shape.decorators:
-                return shape, index, reason
-            if (
-                isinstance(called, cst.Attribute)
-                and called.attr.value in shape.attributes
-                and isinstance(called.value, cst.Name)
-                and bound.get(called.value.value) in shape.instances
-            ):
-                return shape, index, reason
+        match = decorator_shape(decorator.decorator, names, shapes, bound)
+        if match is not None:
+            return match[0], index, match[1]
+    return None
+
+
+def decorator_shape(
+    expr: cst.BaseExpression,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    bound: Mapping[str, str | None],
+    keywords: Sequence[cst.Arg] = (),
+) -> tuple[FunctionShape, str] | None:
+    """The shape whose tool decorator `expr` is (`@tool`, `@mcp.tool("name")`), and why
+    it stays the framework's (a keyword the adapter has no counterpart for), or None.
+    `keywords`: those of a call that applies the bare decorator (`mcp.tool(fn, ...)`)."""
+    called = expr.func if isinstance(expr, cst.Call) else expr
+    target = names.resolve(called)
+    args = [*(expr.args if isinstance(expr, cst.Call) else ()), *keywords]
+    for shape in shapes:
+        refused = [
+            a.keyword.value
+            for a in args
+            if a.keyword is not None and a.keyword.value in shape.refuse
+        ]
+        reason = (
+            f"`{refused[0]}=` has no counterpart in the adapter: it stays the framework's"
+            if refused
+            else ""
+        )
+        if target is not None and target in shape.decorators:
+            return shape, reason
+        if (
+            isinstance(called, cst.Attribute)
+            and called.attr.value in shape.attributes
+            and isinstance(called.value, cst.Name)
+            and bound.get(called.value.value) in shape.instances
+        ):
+            return shape, reason
     return None
 
 
@@ -290,7 +374,10 @@ FactoryTool = tuple[cst.FunctionDef, FunctionShape, list[cst.Call], str]
 
 
 def factory_tools(
-    tree: cst.Module, names: ModuleNames, shapes: Sequence[FunctionShape]
+    tree: cst.Module,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    imported: Mapping[str, str] | None = None,
 ) -> list[FactoryTool]:
     """Functions handed to a framework factory (`FunctionTool.from_defaults(fn=f)`), or to a
     method of an instance that makes tools (`mcp.add_tool(f)` where `mcp = FastMCP(...)`).
@@ -301,24 +388,20 @@ def factory_tools(
     followed: which one is handed over is not known.
     """
     defined: dict[str, list[cst.FunctionDef]] = {}
-    for function, _ in scoped_functions(tree, names):
+    for function, _ in scoped_functions(tree, names, imported):
         defined.setdefault(function.name.value, []).append(function)
     functions = {name: found[0] for name, found in defined.items() if len(found) == 1}
-    handed: dict[str, list[tuple[cst.Call, FunctionShape, cst.Name]]] = {}
-    for body, bound in scoped_blocks(tree, names):
+    handed: dict[str, list[tuple[cst.Call, FunctionShape, cst.Name, str]]] = {}
+    for body, bound in scoped_blocks(tree, names, imported):
         stack: list[cst.CSTNode] = [s for s in body if not isinstance(s, cst.FunctionDef)]
         while stack:
             node = stack.pop()
             if isinstance(node, cst.FunctionDef):
                 continue  # its body is a block of its own
             stack += children(node)
-            if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+            if not isinstance(node, cst.Call):
                 continue
-            target = names.resolve(node.func)
-            owner = node.func.value
-            if isinstance(owner, cst.Name) and bound.get(owner.value):
-                target = f"{bound[owner.value]}.{node.func.attr.value}"
-            shape = next((f for f in shapes if target in f.factories), None)
+            shape, refused = _handing_shape(node, names, shapes, bound)
             for arg in node.args if shape is not None else ():
                 assert shape is not None
                 keyword = arg.keyword.value if arg.keyword is not None else None
@@ -326,22 +409,55 @@ def factory_tools(
                 value = arg.value
                 if (first or keyword in shape.factory_keywords) and isinstance(value, cst.Name):
                     if value.value in functions:
-                        handed.setdefault(value.value, []).append((node, shape, value))
+                        handed.setdefault(value.value, []).append((node, shape, value, refused))
     uses = references(tree, [functions[n] for n in handed]) if handed else {}
     found: list[FactoryTool] = []
     for name, calls in handed.items():
         function = functions[name]
         # Every use of the name must be a hand-over.
-        passed = {id(value) for _, _, value in calls}
+        passed = {id(value) for _, _, value, _ in calls}
         others = [u for u in uses[function] if id(u) not in passed]
+        refused = next((r for *_, r in calls if r), "")
         reason = (
             f"`{name}` is also used other than as the factory's function, "
             "where it would get a ToolResult"
             if others
-            else ""
+            else refused
         )
-        found.append((function, calls[0][1], [c for c, _, _ in calls], reason))
+        found.append((function, calls[0][1], [c for c, *_ in calls], reason))
     return found
+
+
+def _handing_shape(
+    call: cst.Call,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    bound: Mapping[str, str | None],
+) -> tuple[FunctionShape | None, str]:
+    """The shape of a call that hands a function to a framework, and why it stays the
+    framework's: a factory (`mcp.add_tool(f)`), or a tool decorator applied by a call
+    (`mcp.tool(f)`, `mcp.tool("name")(f)`, `tool(f)`), which the adapter under it serves."""
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        target = names.resolve(func)
+        owner = func.value
+        if isinstance(owner, cst.Name) and bound.get(owner.value):
+            target = f"{bound[owner.value]}.{func.attr.value}"
+        shape = next((f for f in shapes if target in f.factories), None)
+        if shape is not None:
+            return shape, ""
+    if isinstance(func, cst.Call):
+        match = decorator_shape(func, names, shapes, bound)
+    else:
+        match = decorator_shape(func, names, shapes, bound, keywords=call.args)
+    if match is None:  # `mcp.add_tool(f)`, `mcp.tool()(f)` on a server not known here
+        applied = func.func if isinstance(func, cst.Call) else func
+        if isinstance(applied, cst.Attribute):
+            unknown = unknown_owner(applied, names, shapes, bound, factories=True)
+            match = None if unknown is None else (unknown[0], f"`{dotted(applied)}`: {unknown[1]}")
+    if match is None or match[0].wire != "under":
+        return None, ""
+    return match
 
 
 def references(

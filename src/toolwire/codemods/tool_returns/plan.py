@@ -25,6 +25,7 @@ from toolwire.codemods.names import ModuleNames, def_lines, dotted
 from toolwire.codemods.reports import MethodEvent, ToolReturnsReport
 from toolwire.codemods.tool_returns.decorators import passing_decorators, unknown_decorator
 from toolwire.codemods.tool_returns.discovery import (
+    decorated_methods,
     factory_tools,
     function_tools,
     listed_methods,
@@ -195,6 +196,8 @@ class ToolReturns:
         self._wire(planned, local, names)
         if unlisted:
             self._record_unlisted(tree, unlisted, module)
+        if shapes.functions:
+            self._record_methods(tree, decorated_methods(classes, names, shapes.functions))
         self._record(planned, lines, module)
 
     def _class_tools(
@@ -267,7 +270,19 @@ class ToolReturns:
     ) -> list[ToolMethod]:
         """The function tools: decorated by a framework, or handed to its factory."""
         planned: list[ToolMethod] = []
-        found = function_tools(tree, names, shapes.functions)
+        imported = self._imported_instances(names)
+        found = function_tools(tree, names, shapes.functions, imported)
+        handing = factory_tools(tree, names, shapes.functions, imported) if shapes.functions else []
+        decorated = {f for f, *_ in found}
+        # `@tool` marks a function that `mcp.add_tool(f)` then registers: no other use.
+        handed = {
+            id(arg.value)
+            for function, _, calls, _ in handing
+            if function in decorated
+            for call in calls
+            for arg in call.args
+            if isinstance(arg.value, cst.Name) and arg.value.value == function.name.value
+        }
         # `@mcp.tool()` and `@agent.tool` hand the function back: a direct call of it in
         # this module would get what the adapter returns.
         kept = [f for f, shape, _, _ in found if shape.wire == "under"]
@@ -276,7 +291,8 @@ class ToolReturns:
             entry = ToolMethod(function, None, shape=fshape, decorator=index)
             planned.append(entry)
             name = function.name.value
-            if not reason and fshape.wire == "under" and called.get(function):
+            uses = [u for u in called.get(function, ()) if id(u) not in handed]
+            if not reason and fshape.wire == "under" and uses:
                 reason = (
                     f"`{name}` is also used in this module, where it would get "
                     "what the adapter returns"
@@ -285,18 +301,45 @@ class ToolReturns:
                 entry.status, entry.reason = "skip", reason
             else:
                 self._judge(entry, names, local, results)
-        if any(f.factories for f in shapes.functions):
-            for function, fshape, calls, reason in factory_tools(tree, names, shapes.functions):
-                entry = ToolMethod(function, None, shape=fshape)
-                planned.append(entry)
-                for call in calls if fshape.wire == "factory" else ():
-                    self._factories.append((call, fshape))
-                    self._factory_of[call] = function
-                if reason:
-                    entry.status, entry.reason = "skip", reason
-                else:
-                    self._judge(entry, names, local, results)
+        for function, fshape, calls, reason in handing:
+            if function in decorated:
+                continue  # one entry: the decorator's
+            entry = ToolMethod(function, None, shape=fshape)
+            planned.append(entry)
+            for call in calls if fshape.wire == "factory" else ():
+                self._factories.append((call, fshape))
+                self._factory_of[call] = function
+            if reason:
+                entry.status, entry.reason = "skip", reason
+            else:
+                self._judge(entry, names, local, results)
         return planned
+
+    def _imported_instances(self, names: ModuleNames) -> dict[str, str]:
+        """Names this module imports that another module of the run binds to a framework
+        instance (`from app.server import mcp`): name -> the instance's class."""
+        found: dict[str, str] = {}
+        for local, bindings in names.bindings.items():
+            binding = next((b for b in bindings if not b.type_checking), None)
+            if binding is not None and not binding.is_module:
+                cls = self.cross.instance_of(binding.target)
+                if cls is not None:
+                    found[local] = cls
+        return found
+
+    def _record_methods(
+        self, tree: cst.Module, found: list[tuple[ToolClass, cst.FunctionDef, str]]
+    ) -> None:
+        """Report the methods under a framework's marking decorator: skipped, as they are."""
+        if not found:
+            return
+        positions = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+        path = self.filename or "<unknown>"
+        for cls, method, why in found:
+            line = positions[method.name].start.line if method.name in positions else 0
+            event = MethodEvent(path, line, cls.qualname, method.name.value, why)
+            self.report.skipped.append(event)
+            self.warnings.append(f"line {line}: skipped {event.name}: {why}")
 
     def _record_unlisted(
         self, tree: cst.Module, unlisted: list[tuple[ToolClass, str]], module: str | None
