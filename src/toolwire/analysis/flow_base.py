@@ -62,6 +62,8 @@ class FlowBase:
         # loop → (its head at the fixpoint, the keys it reads, their values then)
         self._heads: dict[int, tuple[dict[str, int], tuple[str, ...] | None, tuple[int, ...]]] = {}
         self._looping = 0
+        # inside a try, a with (or a finally's scope): an exit there may flow on
+        self._guarded = 0
         self._module = Scope(ast.Module(body=[], type_ignores=[]), "")
         self._defs: dict[str, Definition] = {}
         self._top: list[str] = []  # the module's own top-level functions
