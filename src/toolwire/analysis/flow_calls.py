@@ -213,7 +213,8 @@ class Calls(FlowBase):
             if summary is not None and method not in scope.cls.returns:
                 return summary.returns
         if receiver & L.TOOL and method in facts.tool_methods:
-            return L.RESULT
+            text = self._declared_text(func.value, receiver, method)
+            return L.RESULT if text is None else declared_returns(text, receiver | arguments)
         if receiver & L.SOURCE_OWNER and method in facts.index.source_methods:
             found = facts.source_method_result(method, node, self.ctx.labels)
             if found:
@@ -222,6 +223,34 @@ class Calls(FlowBase):
             if method in owner.returns:
                 return declared_returns(owner.returns[method], receiver | arguments)
         return _by_receiver(node, func, receiver, first, arguments)
+
+    def _declared_text(self, value: ast.expr, receiver: int, method: str) -> int | None:
+        """What a tool method returns where the receiver's class (of this module) defines
+        it with a body and declares a `str`: a method migrate leaves `-> str` is no tool
+        by its name alone. None: a result, as tools are (also for a stub, whose
+        implementations elsewhere may return one)."""
+        owners = self._owner_classes(value, receiver)
+        out = L.NOTHING
+        for owner in owners:
+            declared = owner.returns.get(method)
+            definition = next(
+                (
+                    s
+                    for s in owner.node.body
+                    if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == method
+                ),
+                None,
+            )
+            if (
+                declared is None
+                or definition is None
+                or not declared & L.STR
+                or declared & ~(L.STR | L.MAYBE_NONE | L.OTHER)
+                or _stub(definition)
+            ):
+                return None
+            out |= declared
+        return out or None
 
     def _callee(self, name: str, value: ast.AST | None) -> Callee | None:
         """What a name bound to `value` runs when called: a lambda or a nested def (through
@@ -427,3 +456,15 @@ def _by_receiver(
     if receiver & L.STR and method in _STR_METHODS:
         return L.STR | L.derived(receiver | arguments)
     return None
+
+
+def _stub(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A declaration, not an implementation: only a docstring, `...`, `pass` or a raise."""
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return all(
+        isinstance(s, ast.Pass | ast.Raise)
+        or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+        for s in body
+    )
