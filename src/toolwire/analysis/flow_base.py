@@ -79,6 +79,7 @@ class FlowBase:
         self._returned: dict[str, int] = {}
         self._relevant: dict[str, bool] = {}
         self._owners: dict[str, ClassInfo] = {}  # summary key → class, for methods
+        self._overrides: dict[tuple[int, str], bool] = {}  # (class, method) → redefined below
         self._nesting = 0
         self._skip: frozenset[int] | None = None
         self._summaries: dict[tuple[str, tuple[tuple[str, int], ...]], Summary | None] = {}

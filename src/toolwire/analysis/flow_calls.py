@@ -16,7 +16,7 @@ from toolwire.analysis.flow_base import (
     container,
     declared_returns,
 )
-from toolwire.analysis.names import ClassInfo
+from toolwire.analysis.names import ClassInfo, local_bases
 from toolwire.analysis.units import relevant
 
 _COLLECTORS = frozenset(
@@ -233,24 +233,43 @@ class Calls(FlowBase):
         out = L.NOTHING
         for owner in owners:
             declared = owner.returns.get(method)
-            definition = next(
-                (
-                    s
-                    for s in owner.node.body
-                    if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == method
-                ),
-                None,
-            )
+            definition = _defines(owner, method)
             if (
                 declared is None
                 or definition is None
                 or not declared & L.STR
                 or declared & ~(L.STR | L.MAYBE_NONE | L.OTHER)
                 or _stub(definition)
+                or self._overridden(owner, method)
             ):
                 return None
             out |= declared
         return out or None
+
+    def _overridden(self, owner: ClassInfo, method: str) -> bool:
+        """Does a class of the module derived from `owner` define `method` again (so
+        `self.method()` in `owner` may run that one)?"""
+        key = (owner.index, method)
+        found = self._overrides.get(key)
+        if found is None:
+            classes = self.facts.classes
+            found = False
+            for info in classes.values():
+                if info is owner or not _defines(info, method):
+                    continue
+                seen: set[str] = set()
+                stack = list(local_bases(info))
+                while stack and not found:
+                    name = stack.pop()
+                    if name in seen or name not in classes:
+                        continue
+                    seen.add(name)
+                    found = classes[name] is owner
+                    stack.extend(local_bases(classes[name]))
+                if found:
+                    break
+            self._overrides[key] = found
+        return found
 
     def _callee(self, name: str, value: ast.AST | None) -> Callee | None:
         """What a name bound to `value` runs when called: a lambda or a nested def (through
@@ -455,6 +474,14 @@ def _by_receiver(
         return L.CONTENT | L.STR
     if receiver & L.STR and method in _STR_METHODS:
         return L.STR | L.derived(receiver | arguments)
+    return None
+
+
+def _defines(info: ClassInfo, method: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    for statement in info.node.body:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+            if statement.name == method:
+                return statement
     return None
 
 
