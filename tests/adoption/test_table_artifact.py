@@ -26,8 +26,6 @@ REMAINING = {
     ("agent/loop.py", 53, "TW204"),
     ("agent/loop.py", 56, "TW202"),
     ("agent/loop.py", 56, "TW301"),
-    ("agent/loop.py", 65, "TW301"),
-    ("agent/loop.py", 68, "TW301"),
 }
 
 

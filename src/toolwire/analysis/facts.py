@@ -184,6 +184,17 @@ class ModuleFacts(ToolShapeFacts):
     def is_result_class(self, dotted: str | None) -> bool:
         return dotted is not None and matches(dotted, self._results)
 
+    def result_type_bits(self, dotted: str) -> int:
+        """The instance bits of every result type `dotted` names (by any of its names)."""
+        names, shown = self._known[0], self._known[2]
+        out = L.NOTHING
+        for rtype in self.config.result_types:
+            if any(matches(dotted, one_matcher(n)) for n in rtype.names):
+                for at in shown:
+                    if names[at] in rtype.names:
+                        out |= L.instance(self._known_base + at)
+        return out
+
     def result(self, dotted: str) -> int:
         """Labels of an instance of the result class `dotted` (its type's bit too)."""
         out = L.RESULT | (L.SAFE_STR if matches(dotted, self._safe_strings) else L.NOTHING)

@@ -115,8 +115,9 @@ class Flow(Statements, Expressions, Calls, Exporting, Seeding):
             self.ctx.scope.declared = declared
         if not isinstance(node, ast.Lambda):
             self.ctx.scope.seeds = self._seeds(node, cls)
-        saved = self._returns, self._yields
+        saved = self._returns, self._yields, self._guarded
         self._returns = self._yields = UNBOUND
+        self._guarded = 0  # the body runs later, outside the try that defines it
         try:
             if isinstance(node, ast.Lambda):
                 return self.expr(node.body)
@@ -126,7 +127,7 @@ class Flow(Statements, Expressions, Calls, Exporting, Seeding):
             return L.OTHER if self._returns == UNBOUND else self._returns
         finally:
             self.ctx.scope = outer
-            self._returns, self._yields = saved
+            self._returns, self._yields, self._guarded = saved
 
     def klass(self, node: ast.ClassDef) -> None:
         outer = self.ctx.scope

@@ -62,6 +62,8 @@ class FlowBase:
         # loop → (its head at the fixpoint, the keys it reads, their values then)
         self._heads: dict[int, tuple[dict[str, int], tuple[str, ...] | None, tuple[int, ...]]] = {}
         self._looping = 0
+        # inside a try, a with (or a finally's scope): an exit there may flow on
+        self._guarded = 0
         self._module = Scope(ast.Module(body=[], type_ignores=[]), "")
         self._defs: dict[str, Definition] = {}
         self._top: list[str] = []  # the module's own top-level functions
@@ -77,6 +79,7 @@ class FlowBase:
         self._returned: dict[str, int] = {}
         self._relevant: dict[str, bool] = {}
         self._owners: dict[str, ClassInfo] = {}  # summary key → class, for methods
+        self._overrides: dict[tuple[int, str], bool] = {}  # (class, method) → redefined below
         self._nesting = 0
         self._skip: frozenset[int] | None = None
         self._summaries: dict[tuple[str, tuple[tuple[str, int], ...]], Summary | None] = {}

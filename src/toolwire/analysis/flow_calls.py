@@ -16,7 +16,7 @@ from toolwire.analysis.flow_base import (
     container,
     declared_returns,
 )
-from toolwire.analysis.names import ClassInfo
+from toolwire.analysis.names import ClassInfo, local_bases
 from toolwire.analysis.units import relevant
 
 _COLLECTORS = frozenset(
@@ -213,7 +213,8 @@ class Calls(FlowBase):
             if summary is not None and method not in scope.cls.returns:
                 return summary.returns
         if receiver & L.TOOL and method in facts.tool_methods:
-            return L.RESULT
+            text = self._declared_text(func.value, receiver, method)
+            return L.RESULT if text is None else declared_returns(text, receiver | arguments)
         if receiver & L.SOURCE_OWNER and method in facts.index.source_methods:
             found = facts.source_method_result(method, node, self.ctx.labels)
             if found:
@@ -222,6 +223,53 @@ class Calls(FlowBase):
             if method in owner.returns:
                 return declared_returns(owner.returns[method], receiver | arguments)
         return _by_receiver(node, func, receiver, first, arguments)
+
+    def _declared_text(self, value: ast.expr, receiver: int, method: str) -> int | None:
+        """What a tool method returns where the receiver's class (of this module) defines
+        it with a body and declares a `str`: a method migrate leaves `-> str` is no tool
+        by its name alone. None: a result, as tools are (also for a stub, whose
+        implementations elsewhere may return one)."""
+        owners = self._owner_classes(value, receiver)
+        out = L.NOTHING
+        for owner in owners:
+            declared = owner.returns.get(method)
+            definition = _defines(owner, method)
+            if (
+                declared is None
+                or definition is None
+                or not declared & L.STR
+                or declared & ~(L.STR | L.MAYBE_NONE | L.OTHER)
+                or _stub(definition)
+                or self._overridden(owner, method)
+            ):
+                return None
+            out |= declared
+        return out or None
+
+    def _overridden(self, owner: ClassInfo, method: str) -> bool:
+        """Does a class of the module derived from `owner` define `method` again (so
+        `self.method()` in `owner` may run that one)?"""
+        key = (owner.index, method)
+        found = self._overrides.get(key)
+        if found is None:
+            classes = self.facts.classes
+            found = False
+            for info in classes.values():
+                if info is owner or not _defines(info, method):
+                    continue
+                seen: set[str] = set()
+                stack = list(local_bases(info))
+                while stack and not found:
+                    name = stack.pop()
+                    if name in seen or name not in classes:
+                        continue
+                    seen.add(name)
+                    found = classes[name] is owner
+                    stack.extend(local_bases(classes[name]))
+                if found:
+                    break
+            self._overrides[key] = found
+        return found
 
     def _callee(self, name: str, value: ast.AST | None) -> Callee | None:
         """What a name bound to `value` runs when called: a lambda or a nested def (through
@@ -427,3 +475,23 @@ def _by_receiver(
     if receiver & L.STR and method in _STR_METHODS:
         return L.STR | L.derived(receiver | arguments)
     return None
+
+
+def _defines(info: ClassInfo, method: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    for statement in info.node.body:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+            if statement.name == method:
+                return statement
+    return None
+
+
+def _stub(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A declaration, not an implementation: only a docstring, `...`, `pass` or a raise."""
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return all(
+        isinstance(s, ast.Pass | ast.Raise)
+        or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+        for s in body
+    )

@@ -48,6 +48,20 @@ _INERT = frozenset(
     {ast.Import, ast.ImportFrom, ast.Pass, ast.Global, ast.Nonlocal, ast.Break, ast.Continue}
 )
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+# A name `isinstance` proves something of: what it keeps of its labels, and for a test of
+# result types (which narrows where it is false) their instance bits.
+Narrowing = tuple[str, int, int | None]
+_EXITS = (ast.Return, ast.Raise)
+
+
+def always_exits(body: Sequence[ast.stmt]) -> bool:
+    """Does `body` always end in a `return` or a `raise` (through an if/else both so)?"""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.If):
+        return always_exits(last.body) and always_exits(last.orelse)
+    return isinstance(last, _EXITS)
 
 
 class Statements(FlowBase):
@@ -112,16 +126,16 @@ class Statements(FlowBase):
     def _if(self, node: ast.If) -> None:
         self.expr(node.test)
         narrowed, positive = self._narrowing(node.test)
-        if narrowed:
-            then, other = (narrowed, ()) if positive else ((), narrowed)
-            self.branches(
-                [
-                    partial(self._narrowed, then, node.body),
-                    partial(self._narrowed, other, node.orelse),
-                ]
-            )
-        else:
-            self.branches([node.body, node.orelse])
+        then, other = (narrowed, ()) if positive else ((), narrowed)
+        # After `if ...: return`, only the other branch flows on (not where a handler, a
+        # `finally` or a context manager would see the exit: `_guarded`).
+        exits = (False, False)
+        if not self._guarded:
+            exits = (always_exits(node.body), always_exits(node.orelse))
+        self.branches(
+            [partial(self._narrowed, then, node.body), partial(self._narrowed, other, node.orelse)],
+            exits if exits != (True, True) else (False, False),
+        )
 
     def _while(self, node: ast.While) -> None:
         def rerun() -> None:
@@ -145,22 +159,35 @@ class Statements(FlowBase):
             labels = self.expr(item.context_expr)
             if item.optional_vars is not None:
                 self.bind(item.optional_vars, labels, item.context_expr)
-        self.block(node.body)
+        self._guarded += 1  # `__exit__` may swallow a raise: the code after it goes on
+        try:
+            self.block(node.body)
+        finally:
+            self._guarded -= 1
 
     def _try(self, node: ast.Try | ast.TryStar) -> None:
         env = self.ctx.scope.env
         env.push()
-        self.block(node.body)
-        self.block(node.orelse)
-        before = env.keep()  # a handler may start from any point of the body
-        for handler in node.handlers:
-            for name, old in before.items():
-                env.set(name, join_bound(env.lookup(name), old))
-            if handler.type is not None:
-                self.expr(handler.type)
-            if handler.name:
-                env.set(handler.name, L.OTHER)
-            self.block(handler.body)
+        final = 1 if node.finalbody else 0  # every exit of the try flows through it
+        self._guarded += 1 if node.handlers else final
+        try:
+            self.block(node.body)
+        finally:
+            self._guarded -= 1 if node.handlers else final
+        self._guarded += final
+        try:
+            self.block(node.orelse)
+            before = env.keep()  # a handler may start from any point of the body
+            for handler in node.handlers:
+                for name, old in before.items():
+                    env.set(name, join_bound(env.lookup(name), old))
+                if handler.type is not None:
+                    self.expr(handler.type)
+                if handler.name:
+                    env.set(handler.name, L.OTHER)
+                self.block(handler.body)
+        finally:
+            self._guarded -= final
         self.block(node.finalbody)
 
     def _match(self, node: ast.Match) -> None:
@@ -209,20 +236,22 @@ class Statements(FlowBase):
         if node.msg is not None:
             self.expr(node.msg)
 
-    def _narrowing(self, test: ast.expr) -> tuple[tuple[tuple[str, int], ...], bool]:
-        """Names that `test` proves are not a single result (`isinstance(x, str)`, also
-        under `and`), each with what it keeps (`_narrow`), and whether that holds in the
-        body (or, under `not`, the orelse)."""
+    def _narrowing(self, test: ast.expr) -> tuple[tuple[Narrowing, ...], bool]:
+        """Names that `test` proves are not a single result (`isinstance(x, str)` where
+        true, `isinstance(x, ToolResult)` where false; also under `and`, `or`, `not`),
+        each with what it keeps, and whether that holds in the body (else the orelse)."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             names, positive = self._narrowing(test.operand)
             return names, not positive
-        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-            found: list[tuple[str, int]] = []
+        if isinstance(test, ast.BoolOp):
+            # `a and b` true: both are; `a or b` false: neither is
+            holds = isinstance(test.op, ast.And)
+            found: list[Narrowing] = []
             for value in test.values:
                 names, positive = self._narrowing(value)
-                if positive:
+                if positive == holds:
                     found.extend(names)
-            return tuple(found), True
+            return tuple(found), holds
         if (
             isinstance(test, ast.Call)
             and len(test.args) == 2
@@ -234,8 +263,23 @@ class Statements(FlowBase):
             parts = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
             mask = self._narrow_mask(parts)
             if mask is not None:
-                return ((test.args[0].id, mask),), True
+                return ((test.args[0].id, mask, None),), True
+            tested = self._result_kinds(parts)
+            if tested is not None:  # where it is false, it is none of those result types
+                return ((test.args[0].id, ~(L.RESULT | tested), tested),), False
         return (), True
+
+    def _result_kinds(self, kinds: Sequence[ast.expr]) -> int | None:
+        """The instance bits of the result types among `kinds`, or None if there is none."""
+        facts = self.facts
+        tested = L.NOTHING
+        found = False
+        for kind in kinds:
+            dotted = self.ctx.qualify(kind)
+            if dotted is not None and facts.is_result_class(dotted):
+                found = True
+                tested |= facts.result_type_bits(dotted)
+        return tested if found else None
 
     def _narrow_mask(self, kinds: Sequence[ast.expr]) -> int | None:
         """What a value proved to be of one of `kinds` keeps of its labels (a number or a
@@ -247,12 +291,23 @@ class Statements(FlowBase):
             return _SCALAR_KEEPS
         return ~_CONTAINER_DROPS
 
-    def _narrowed(self, names: tuple[tuple[str, int], ...], body: list[ast.stmt]) -> None:
+    def _narrowed(self, names: tuple[Narrowing, ...], body: list[ast.stmt]) -> None:
         env = self.ctx.scope.env
-        for name, mask in names:
+        every = self.facts.result_bits
+        for name, mask, tested in names:
             labels = env.lookup(name)
-            if labels != UNBOUND and labels & ~mask:
-                env.set(name, labels & mask or L.OTHER)
+            if labels == UNBOUND or not labels & ~mask:
+                continue
+            if tested is not None:
+                # not a ToolResult may still be another result type: only when every
+                # type it may be (every type, if that is not known) was tested
+                types = labels & every
+                if (types or every) & ~tested:
+                    continue
+            labels &= mask
+            if not labels & L.WHOLE:
+                labels &= ~L.SAFE_STR
+            env.set(name, labels or L.OTHER)
         self.block(body)
 
     def _case(self, case: ast.match_case, subject: int) -> None:
@@ -261,12 +316,17 @@ class Statements(FlowBase):
             self.expr(case.guard)
         self.block(case.body)
 
-    def branches(self, bodies: list[list[ast.stmt] | Callable[[], None]]) -> None:
-        """Run each body from the same state and join them, touching only what they write."""
+    def branches(
+        self,
+        bodies: list[list[ast.stmt] | Callable[[], None]],
+        exits: Sequence[bool] = (),
+    ) -> None:
+        """Run each body from the same state and join them, touching only what they write;
+        a body that `exits` (always returns or raises) joins nothing."""
         env = self.ctx.scope.env
         outcomes = []
         starts: dict[str, int] = {}
-        for body in bodies:
+        for at, body in enumerate(bodies):
             env.push()
             if callable(body):
                 body()
@@ -274,7 +334,8 @@ class Statements(FlowBase):
                 self.block(body)
             replaced, written = env.pop()
             starts.update(replaced)
-            outcomes.append(written)
+            if not (at < len(exits) and exits[at]):
+                outcomes.append(written)
         self.work += len(starts) * len(outcomes)
         for name, start in starts.items():
             joined = UNBOUND

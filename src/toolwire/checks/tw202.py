@@ -37,6 +37,10 @@ class ResultFormatted(Check):
                 if holds_result(ctx, this) and _is_str(ctx, other):
                     self._report(ctx, node, "str +", this)
                     return
+            # A result has no `+`: two of them added is str code whose strs became
+            # results (`feed(x) + flush()` after a migration). Lists of them concatenate.
+            if _single(ctx, left) and _single(ctx, right):
+                self._report(ctx, node, "+", left)
 
     def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
         if (
@@ -76,6 +80,11 @@ class ResultFormatted(Check):
 
     def _report(self, ctx: Context, node: ast.AST, form: str, value: ast.expr) -> None:
         self.report(ctx, node, message(self.code, "format", form=form, value=holder(ctx, value)))
+
+
+def _single(ctx: Context, node: ast.expr) -> bool:
+    """A single result, and nothing that could hold one (a list, a mapping)."""
+    return ctx.labels(node) & L.WHOLE == L.RESULT
 
 
 def _is_str(ctx: Context, node: ast.expr) -> bool:
