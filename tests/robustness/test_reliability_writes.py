@@ -207,7 +207,7 @@ def test_10_race_is_in_the_summary_and_exit_code(tmp_path: Path) -> None:
     assert "1 file changed on disk during the run and was left as saved" in text
     from toolwire.commands.migrate import _report
 
-    assert _report(summary, "text") == 2
+    assert _report(summary, "text", colour=False) == 2
 
 
 # -- 11: mode, owner and group kept; hard links not split -------------------------------
