@@ -211,9 +211,9 @@ def run(
         paths = (STDIN,) if stdin_filename else (".",)
     batch_gc()
     cwd = Path.cwd()
-    files, input_errors = discover(paths)
     overrides = {"select": select, "ignore": ignore}
     configs = ConfigResolver(config_file, {k: v for k, v in overrides.items() if v is not None})
+    files, input_errors = discover(paths, configs)  # under the tables' `exclude`
 
     tasks: list[Task] = []
     stdin_task: Task | None = None
