@@ -228,3 +228,17 @@ def test_migrate_walks_past_an_excluded_python_2_file(tmp_path: Path) -> None:
     assert "py2.py" not in done.stdout + done.stderr
     assert "old_script.py" not in done.stdout + done.stderr
     assert done.returncode in (0, 1), done.stdout + done.stderr
+
+
+def test_stdin_under_an_excluded_name_is_skipped_only_with_force_exclude(tmp_path: Path) -> None:
+    root = tree(tmp_path)
+    args = ["check", "--stdin-filename", "legacy/py2.py", "-"]
+    done = run_toolwire(args, root, stdin=PY2)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert codes(done) == [("legacy/py2.py", "TW000")]
+    (root / "pyproject.toml").write_text(TABLE.replace("]\n", "]\nforce-exclude = true\n", 1))
+    done = run_toolwire(args, root, stdin=PY2)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert codes(done) == []
+    done = run_toolwire(["check", "--stdin-filename", "app/leak.py", "-"], root, stdin=LEAK)
+    assert codes(done) == [("app/leak.py", "TW201")]
