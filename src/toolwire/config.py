@@ -9,7 +9,7 @@ import stat
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,6 +25,7 @@ TABLE = "tool.toolwire"
 DEFAULT_HTML_SINKS = load_model().html_sinks  # the core model's
 
 
+UNREADABLE = "TW000"
 MAX_CONFIG_BYTES = 4 * 1024 * 1024  # a config file is small; more is not a config
 
 
@@ -131,6 +132,10 @@ class Config:
     error_markers: tuple[str, ...] = DEFAULT_ERROR_MARKERS
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    # Gitignore-style globs, relative to the directory of `source` (docs/configuration.md).
+    exclude: tuple[str, ...] = ()
+    force_exclude: bool = False
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     model: Model = field(default_factory=load_model)
     source: Path | None = field(default=None, compare=False)
 
@@ -170,6 +175,66 @@ class Config:
 
     def with_overrides(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
+
+    def excludes(self, path: str | Path, *, is_dir: bool = False) -> bool:
+        """`path` matches `exclude`/`extend-exclude` (never the config's own directory)."""
+        if not self.exclude or self.source is None:
+            return False
+        relative = _relative(path, self.source)
+        if not relative:
+            return False
+        return bool(_glob_spec(self.exclude).match_file(relative + "/" if is_dir else relative))
+
+    def silenced(self, path: str | Path, code: str) -> bool:
+        """`code` is not reported in `path`: its file is excluded with `force-exclude`
+        (the hosts that name files themselves: flake8, mypy), or `per-file-ignores`
+        drops it there."""
+        if self.force_exclude and self.excludes(path):
+            return True
+        # TW000 (a file that cannot be read or parsed) is not a rule to waive: exclude it.
+        return (
+            bool(self.per_file_ignores)
+            and code != UNREADABLE
+            and any(code.startswith(p) for p in self.ignored_in(path))
+        )
+
+    def ignored_in(self, path: str | Path) -> tuple[str, ...]:
+        """The codes and prefixes `per-file-ignores` drops in `path`."""
+        if not self.per_file_ignores or self.source is None:
+            return ()
+        relative = _relative(path, self.source)
+        if not relative:
+            return ()
+        found: list[str] = []
+        for glob, codes in self.per_file_ignores:
+            negated = glob.startswith("!")
+            if bool(_glob_spec((glob[1:] if negated else glob,)).match_file(relative)) != negated:
+                found += codes
+        return tuple(found)
+
+
+def _relative(path: str | Path, source: Path) -> str:
+    """`path` relative to the directory of `source`, in POSIX form; "" when it is not
+    below it. Both sides resolved the same way: `find_config` resolves the config's path."""
+    base = _real(str(source.parent))
+    full = os.path.abspath(path)
+    for candidate in (full, os.path.join(_real(os.path.dirname(full)), os.path.basename(full))):
+        if candidate.startswith(base.rstrip(os.sep) + os.sep):
+            return Path(candidate[len(base.rstrip(os.sep)) + 1 :]).as_posix()
+    return ""
+
+
+@lru_cache(maxsize=4096)
+def _real(directory: str) -> str:
+    return os.path.realpath(directory)
+
+
+@lru_cache(maxsize=256)
+def _glob_spec(globs: tuple[str, ...]) -> Any:
+    """The gitignore-style matcher of `globs` (pathspec, as for `.gitignore` files)."""
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(globs)
 
 
 def _shape(core: ResultType) -> tuple[Any, ...]:
@@ -268,6 +333,10 @@ _KEYS = {
     "seam",
     "select",
     "ignore",
+    "exclude",
+    "extend-exclude",
+    "force-exclude",
+    "per-file-ignores",
 }
 
 
@@ -435,6 +504,11 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
     markers = _str_list(path, "error-markers", get("error-markers", list(DEFAULT_ERROR_MARKERS)))
     select = _codes(path, "select", get("select", []))
     ignore = _codes(path, "ignore", get("ignore", []))
+    exclude = (*_globs(path, "exclude", get("exclude", [])),)
+    exclude += _globs(path, "extend-exclude", get("extend-exclude", []))
+    force_exclude = get("force-exclude", False)
+    if not isinstance(force_exclude, bool):
+        raise ConfigError(path, "force-exclude", f"expected true or false, got {force_exclude!r}")
     return Config(
         result_classes=result_classes,
         tool_methods=tool_methods,
@@ -451,6 +525,9 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
         error_markers=markers,
         select=select,
         ignore=ignore,
+        exclude=exclude,
+        force_exclude=force_exclude,
+        per_file_ignores=_per_file_ignores(path, get("per-file-ignores", {})),
         source=path,
     )
 
@@ -478,6 +555,44 @@ def _codes(path: Path | None, key: str, value: object) -> tuple[str, ...]:
         if problem is not None:
             raise ConfigError(path, key, problem)
     return codes
+
+
+def _globs(path: Path | None, key: str, value: object) -> tuple[str, ...]:
+    globs = _str_list(path, key, value)
+    for glob in globs:
+        problem = _glob_problem(glob)
+        if problem is not None:
+            raise ConfigError(path, key, f"{glob!r}: {problem}")
+    return globs
+
+
+def _glob_problem(glob: str) -> str | None:
+    if not glob.strip() or glob.lstrip().startswith("#"):
+        return "not a glob (empty, or a comment in gitignore syntax)"
+    try:
+        _glob_spec((glob,))
+    except Exception as exc:  # pathspec's errors differ across versions
+        return f"not a gitignore-style glob ({exc})"
+    return None
+
+
+def _per_file_ignores(path: Path | None, value: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`{glob: [codes]}`, each glob checked as `exclude`'s, each code as `ignore`'s."""
+    key = "per-file-ignores"
+    if not isinstance(value, dict):
+        raise ConfigError(path, key, f"expected a table of glob = [codes], got {value!r}")
+    found = []
+    for glob, codes in value.items():
+        problem = _glob_problem(glob.removeprefix("!"))
+        if problem is not None:
+            raise ConfigError(path, key, f"{glob!r}: {problem}")
+        found.append((glob, _codes(path, f"{key}.{_toml_key(glob)}", codes)))
+    return tuple(found)
+
+
+def _toml_key(glob: str) -> str:
+    bare = glob.replace("-", "").replace("_", "").isalnum()
+    return glob if bare else '"' + glob.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def code_problem(code: str) -> str | None:

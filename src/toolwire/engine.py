@@ -146,8 +146,10 @@ def check_source(
 
     lines = source_lines(text)
     findings = check_parsed(Parsed(tree, lines, path, config, module, known_tools, link, text))
-    if suppress:
-        findings = [f for f in findings if not suppressed(f, lines)]
+    if suppress:  # `per-file-ignores`: suppression comments kept in the config
+        findings = [
+            f for f in findings if not suppressed(f, lines) and not config.silenced(path, f.code)
+        ]
     return findings
 
 

@@ -1,12 +1,14 @@
 """Which files a run reads, and reading them: shared by `toolwire check` and `toolwire migrate`.
 
-Paths given on the command line are taken as given, never skipped. Directories are
-walked for `*.py` and `*.pyi` files, skipping VCS, cache and build directories that are
-not packages of the project, virtualenvs and `.gitignore`d paths (docs/integrations.md
-lists them). A symlink met in a walk whose target lies outside the directory given is not
-followed (as ruff and black do): `discover_all` names it. Problems with the input
-(a directory that cannot be listed, a FIFO, a dangling link) become TW000 findings,
-never exceptions, and the rest of the run goes on.
+Paths given on the command line are taken as given, unless their table sets
+`force-exclude` and excludes them. Directories are walked for `*.py` and `*.pyi` files,
+skipping VCS, cache and build directories that are not packages of the project,
+virtualenvs, `.gitignore`d paths (docs/integrations.md lists them) and what the table of
+the directory holding an entry excludes (`exclude`, `extend-exclude`). A symlink met in
+a walk whose target lies outside the directory given is not followed (as ruff and black
+do): `discover_all` names it. Problems with the input (a directory that cannot be
+listed, a FIFO, a dangling link) become TW000 findings, never exceptions, and the rest
+of the run goes on.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ from toolwire.findings import Finding, unreadable
 
 if TYPE_CHECKING:
     import pathspec
+
+    from toolwire.config import Config
+
+ConfigFor = Callable[[Path], "Config"]
 
 STDIN = "-"
 SUFFIXES = (".py", ".pyi")
@@ -206,7 +212,8 @@ class Discovery:
 
 
 class _Walker:
-    def __init__(self) -> None:
+    def __init__(self, config_for: ConfigFor) -> None:
+        self._config_for = config_for
         self.found = Discovery()
         self.files = self.found.files
         self.errors = self.found.errors
@@ -281,6 +288,8 @@ class _Walker:
                 continue
             if ignores and _ignored(logical / entry.name, is_dir, ignores):
                 continue
+            if self.excluded(path, is_dir=is_dir):
+                continue
             if is_link and not self._inside(path):
                 self.found.outside.append(path)
                 continue
@@ -311,6 +320,20 @@ class _Walker:
             self.error(path, OSError(errno.ELOOP, "symlink loop"))
             return
         self._walk(path, logical, key, ignores, ancestors)
+
+    def excluded(self, path: Path, *, is_dir: bool, named: bool = False) -> bool:
+        """The table of `path` excludes it; a path named on the command line only with
+        `force-exclude`. A table that cannot be loaded excludes nothing: the run
+        reports it when it checks the files under it."""
+        from toolwire.config import ConfigError
+
+        try:
+            config = self._config_for(path)
+        except ConfigError:
+            return False
+        if named and not config.force_exclude:
+            return False
+        return config.excludes(path, is_dir=is_dir)
 
     def _inside(self, path: Path) -> bool:
         target = os.path.realpath(path)
@@ -358,18 +381,25 @@ def _link_error(path: Path) -> OSError:
     return OSError(errno.ENOENT, f"dangling symlink to {target}")
 
 
-def discover(paths: Sequence[str]) -> tuple[list[Path], list[Finding]]:
+def discover(
+    paths: Sequence[str], config_for: ConfigFor | None = None
+) -> tuple[list[Path], list[Finding]]:
     """The files to check, in a deterministic order, and TW000 findings for bad inputs.
 
-    `-` stands for stdin and is returned as `Path("-")`.
+    `-` stands for stdin and is returned as `Path("-")`. `config_for` gives the table
+    whose `exclude` applies to a path (default: the nearest one).
     """
-    found = discover_all(paths)
+    found = discover_all(paths, config_for)
     return found.files, found.errors
 
 
-def discover_all(paths: Sequence[str]) -> Discovery:
+def discover_all(paths: Sequence[str], config_for: ConfigFor | None = None) -> Discovery:
     """`discover`, and the symlinks out of the tree that the walk did not follow."""
-    walker = _Walker()
+    if config_for is None:
+        from toolwire.config import resolver
+
+        config_for = resolver()
+    walker = _Walker(config_for)
     for given in paths:
         if given == STDIN:
             if Path(STDIN) not in walker.files:
@@ -380,6 +410,8 @@ def discover_all(paths: Sequence[str]) -> Discovery:
             mode = os.stat(path).st_mode
         except OSError as exc:
             walker.error(path, _link_error(path) if os.path.islink(path) else exc)
+            continue
+        if walker.excluded(path, is_dir=stat.S_ISDIR(mode), named=True):
             continue
         if stat.S_ISDIR(mode):
             walker.walk(path)

@@ -1,8 +1,10 @@
 """The flake8 front-end: `flake8 --select TW`. flake8 parses; the plugin reuses its tree.
 
-flake8 applies `# noqa` itself. The config is the nearest `[tool.toolwire]` table of each
-file, or `--toolwire-config FILE`; a bad table of a file becomes one TW000 finding, never a
-crash; a bad `--toolwire-config` or TW code in `--select` stops flake8 as a bad option.
+flake8 applies `# noqa` itself; the table's `per-file-ignores` are applied here, and with
+`force-exclude` a file its `exclude` matches gets no finding. The config is the nearest
+`[tool.toolwire]` table of each file, or `--toolwire-config FILE`; a bad table of a file
+becomes one TW000 finding, never a crash; a bad `--toolwire-config` or TW code in
+`--select` stops flake8 as a bad option.
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ class ToolwireChecker:
             return [unreadable(self.filename, f"bad toolwire config: {config}")]
         if not isinstance(self.tree, ast.Module):
             return []
+        named = Path(self.filename) if self.filename not in _STDIN_NAMES else None
+        if named is not None and config.force_exclude and config.excludes(named):
+            return []  # flake8 names the files itself: `force-exclude` is how to skip them
         module = None if self.filename in _STDIN_NAMES else module_name(Path(self.filename), config)
         # flake8 reads files with universal newlines: each line ends in "\n". From stdin a
         # line may hold a "\r", which the tokenizer counts as a line break of its own.
@@ -81,7 +86,10 @@ class ToolwireChecker:
         lines = self.lines if "\r" not in text else source_lines(text)
         from toolwire.analysis.run import Parsed
 
-        return check_parsed(Parsed(self.tree, lines, self.filename, config, module, text=text))
+        found = check_parsed(Parsed(self.tree, lines, self.filename, config, module, text=text))
+        if named is None or not config.per_file_ignores:
+            return found
+        return [f for f in found if not config.silenced(named, f.code)]
 
     def run(self) -> Iterator[tuple[int, int, str, type[ToolwireChecker]]]:
         try:

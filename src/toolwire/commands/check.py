@@ -211,9 +211,9 @@ def run(
         paths = (STDIN,) if stdin_filename else (".",)
     batch_gc()
     cwd = Path.cwd()
-    files, input_errors = discover(paths)
     overrides = {"select": select, "ignore": ignore}
     configs = ConfigResolver(config_file, {k: v for k, v in overrides.items() if v is not None})
+    files, input_errors = discover(paths, configs)  # under the tables' `exclude`
 
     tasks: list[Task] = []
     stdin_task: Task | None = None
@@ -228,7 +228,7 @@ def run(
         if isinstance(task, ConfigError):
             problems[str(task)] = None
         elif task.path == STDIN:
-            stdin_task = task
+            stdin_task = task if not _force_excluded(task) else None
         else:
             tasks.append(task)
     if problems:
@@ -236,6 +236,8 @@ def run(
             click.echo(f"toolwire: {problem}", err=True)
         return 2
 
+    if stdin_task is None:  # read nowhere, counted nowhere (force-exclude)
+        files = [f for f in files if str(f) != STDIN]
     results: list[FileResult] = []
     if stdin_task is not None:
         source = read(Path(STDIN))
@@ -306,6 +308,12 @@ def _task(
         return Task(str(path), display_path(path, cwd), config, module_name(path, config))
     module = module_name(named, config) if named else None
     return Task(STDIN, stdin_filename or STDIN, config, module)
+
+
+def _force_excluded(task: Task) -> bool:
+    """`--stdin-filename` names a file the table excludes with `force-exclude`, as ruff."""
+    config = task.config
+    return task.display != STDIN and config.force_exclude and config.excludes(task.display)
 
 
 def _notes(files: Sequence[Path], configs: Iterable[Config]) -> list[str]:

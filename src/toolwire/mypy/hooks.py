@@ -64,6 +64,7 @@ class ToolwirePlugin(Plugin):
         self._string_forms = STRING_FORMS
         self._codes: dict[str, ErrorCode] | None = None  # read from the catalog on first use
         self.result_name = self.config.result_classes[0].rpartition(".")[2]
+        self._filtered = bool(config.per_file_ignores or (config.force_exclude and config.exclude))
         self._reported_crash = False
         # The result and artifact types by every name they have: configured, then the
         # definitions those resolve to once mypy has loaded them.
@@ -140,6 +141,9 @@ class ToolwirePlugin(Plugin):
     def fail(self, api: Any, code: str, key: str, context: Context, **fields: str) -> None:
         from toolwire.messages import message
 
+        path = _path_of(api) if self._filtered else None
+        if path and self.config.silenced(path, code):  # per-file-ignores, force-exclude
+            return
         fields.setdefault("result", self.result_name)
         text = message(code, key, **fields)
         api.fail(f"{code} {text}", context, code=self.codes[code])
