@@ -243,3 +243,12 @@ def test_stdin_under_an_excluded_name_is_skipped_only_with_force_exclude(tmp_pat
     assert codes(done) == []
     done = run_toolwire(["check", "--stdin-filename", "app/leak.py", "-"], root, stdin=LEAK)
     assert codes(done) == [("app/leak.py", "TW201")]
+
+
+def test_migrate_config_option_takes_that_files_globs(tmp_path: Path) -> None:
+    write(tmp_path, {"legacy/old.py": PY2, "own.toml": '[tool.toolwire]\nexclude = ["legacy/"]\n'})
+    plain = run_toolwire(["migrate", "--check", "."], tmp_path)
+    assert plain.stdout.startswith("1 file scanned"), plain.stdout + plain.stderr
+    configured = run_toolwire(["migrate", "--check", "--config", "own.toml", "."], tmp_path)
+    assert configured.returncode == 0, configured.stdout + configured.stderr
+    assert configured.stdout.startswith("0 files scanned"), configured.stdout

@@ -720,7 +720,7 @@ def migrate_paths(
 ) -> Summary:
     """Run the selected codemods over `paths`; `config_for` gives each file's config."""
     batch_gc()
-    found = files.discover_all(paths)
+    found = files.discover_all(paths, config_for)
     listed = [p for p in found.files if str(p) != files.STDIN]
     summary = Summary(
         mode,
