@@ -641,8 +641,9 @@ def _unlocatable(
         key,
         f"{spec!r}: cannot find parameter {name!r} of {target} in the project "
         f"({roots[0] if roots else '.'}) or on sys.path; give its position and name "
-        f"instead ('{target}:N={name}', N counting the call's arguments from 0) or check "
-        "the name",
+        f"instead ('{target}:N={name}', N counting the call's arguments from 0), check "
+        "the name, or, in an environment of its own (a pre-commit hook, a CI job), install "
+        "the package that defines it there (pre-commit: additional_dependencies)",
     )
 
 
