@@ -40,7 +40,7 @@ from toolwire.codemods.tool_returns.holds import (
     used_as_str,
 )
 from toolwire.codemods.tool_returns.rewrite import Edits, Rewriter, SwapCalls, mark_path
-from toolwire.codemods.tool_returns.scan import Scan
+from toolwire.codemods.tool_returns.scan import Scan, is_declaration
 from toolwire.codemods.tool_returns.structure import (
     ToolClass,
     ToolMethod,
@@ -83,6 +83,26 @@ def _imports(node: cst.CSTNode | None, local: str, target: str) -> bool:
         ):
             return True
     return False
+
+
+# A literal that is never a str: `ToolResult.text(...)` of it would raise where the
+# framework used to stringify it. Tuples are left to the review: some frameworks take a
+# `(content, artifact)` pair.
+_NOT_STR: dict[type[cst.CSTNode], str] = {
+    cst.Dict: "a dict",
+    cst.DictComp: "a dict",
+    cst.List: "a list",
+    cst.ListComp: "a list",
+    cst.Set: "a set",
+    cst.SetComp: "a set",
+    cst.Integer: "a number",
+    cst.Float: "a number",
+    cst.Imaginary: "a number",
+    cst.Lambda: "a function",
+}
+_DECLARATION_ONLY = (
+    "its body is only a docstring, `...` or `pass`: it returns None, which the adapter would reject"
+)
 
 
 class ToolReturns:
@@ -297,6 +317,8 @@ class ToolReturns:
                     f"`{name}` is also used in this module, where it would get "
                     "what the adapter returns"
                 )
+            if not reason and is_declaration(function.body):
+                reason = _DECLARATION_ONLY
             if reason:
                 entry.status, entry.reason = "skip", reason
             else:
@@ -562,6 +584,14 @@ class ToolReturns:
             return kinds.pop() if len(kinds) == 1 else "mixed"
         if isinstance(value, cst.Await):
             value = value.expression
+        literal = _NOT_STR.get(type(value))
+        if literal is None and isinstance(value, cst.Name) and value.value in ("True", "False"):
+            literal = "a bool"
+        if literal is not None:
+            return (
+                f"unknown:returns {literal}, not a str, under `-> str`: `ToolResult.text` takes "
+                "a str, so convert it as the framework did (often `str(...)`) by hand first"
+            )
         if not isinstance(value, cst.Call):
             return "plain"
         func = value.func
