@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO
@@ -47,6 +46,8 @@ class Report:
         The path, the code and the message (which quotes the code it is about), and which
         of the findings with those three this one is, counted from the top of the file.
         """
+        import hashlib  # only the machine formats need it: not on the text path's start-up
+
         seen: Counter[tuple[str, str, str]] = Counter()
         prints = []
         for finding in self.findings:
