@@ -11,17 +11,18 @@ from toolwire.reporters.model import INPUT_ERROR, Report
 from toolwire.reporters.text import write_remarks
 
 # Wire (TW3xx) and artifact (TW4xx) findings reach the provider or run-only state.
-_CRITICAL = ("TW3", "TW4", INPUT_ERROR)
+_EGRESS = ("TW3", "TW4")
 
 
 def issue(finding: Finding, fingerprint: str) -> dict[str, Any]:
+    egress = finding.code.startswith(_EGRESS)
     return {
         "type": "issue",
         "check_name": finding.code,
         "description": f"{finding.code} {escape(finding.message)}",
-        "categories": ["Security" if finding.code.startswith(("TW3", "TW4")) else "Bug Risk"],
+        "categories": ["Security" if egress else "Bug Risk"],
         "fingerprint": fingerprint,
-        "severity": "critical" if finding.code.startswith(_CRITICAL) else "major",
+        "severity": "critical" if egress or finding.code == INPUT_ERROR else "major",
         "location": {
             "path": escape(finding.path),
             "lines": {"begin": finding.line, "end": finding.end_line or finding.line},
