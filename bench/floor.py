@@ -17,7 +17,7 @@ import warnings
 
 
 def batch_gc() -> None:
-    """The same settings as `toolwire.engine.batch_gc`."""
+    """The same settings as `toolwire.lint.engine.batch_gc`."""
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)
 

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import PYTHON, corpus_dir, timed
 
-from toolwire.config import presets
+from toolwire.lint.config import presets
 
 FRAMEWORKS = {
     "langchain-core": "langchain_core",

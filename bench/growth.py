@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from toolwire.config import load_config
-from toolwire.engine import batch_gc, check_source
+from toolwire.lint.config import load_config
+from toolwire.lint.engine import batch_gc, check_source
 
 CONFIG = load_config(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "pyproject.toml")
 HEAD = "from toolwire import ToolResult\nfrom app.chat import ChatMessage\n\n"

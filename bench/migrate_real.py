@@ -183,7 +183,7 @@ def floor(kind: str, files: list[Path]) -> float:
 
 def discovered(root: Path) -> list[Path]:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-    from toolwire.files import discover
+    from toolwire.lint.files import discover
 
     found, _ = discover([str(root)])
     return [p for p in found if p.suffix == ".py"]

@@ -61,7 +61,7 @@ class Score:
 
 def build_set(target: Path) -> list[Case]:
     """Write every example under `target`, one project per distinct rule config."""
-    from toolwire.catalog import catalog
+    from toolwire.lint.catalog import catalog
 
     shutil.rmtree(target, ignore_errors=True)
     base = tomllib.loads(FIXTURE_CONFIG.read_text())["tool"]["toolwire"]
@@ -123,7 +123,7 @@ _FIXIT = re.compile(r"^(?P<path>\S+\.py)@(?P<line>\d+):\d+ (?P<rest>.*)$")
 def run_toolwire(
     root: Path, paths: Sequence[str], config: Path | None = None
 ) -> tuple[Run, Reports]:
-    cmd = [PYTHON, "-m", "toolwire.cli", "check", "--jobs", "1", "--exit-zero"]
+    cmd = [PYTHON, "-m", "toolwire.lint.cli", "check", "--jobs", "1", "--exit-zero"]
     if config is not None:
         cmd += ["--config", str(config)]
     run = timed([*cmd, *paths], cwd=root)

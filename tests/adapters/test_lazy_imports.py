@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from toolwire.model import frameworks
+from toolwire.lint.model import frameworks
 
 # adapter module -> the framework's modules, from the presets; importing the adapter loads
 # the first, and toolwire may load none of them on its own

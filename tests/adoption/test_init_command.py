@@ -8,7 +8,7 @@ from pathlib import Path
 
 from adoption_helpers import toolwire, write
 
-from toolwire.config import load_config
+from toolwire.lint.config import load_config
 
 TOOLS = """\
 from toolwire import ToolResult

@@ -10,17 +10,17 @@ from pathlib import Path
 
 from adoption_helpers import REPO, run
 
-from toolwire import config
-from toolwire.catalog import catalog
-from toolwire.docs import load_rules, render
-from toolwire.model import frameworks
+from toolwire.lint import config
+from toolwire.lint.catalog import catalog
+from toolwire.lint.docs import load_rules, render
+from toolwire.lint.model import frameworks
 
 RULES_MD = REPO / "docs" / "rules.md"
 
 
 def check_page(page: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`python -m toolwire.docs --check` of `page` against the checkout's rules/."""
-    command = [sys.executable, "-m", "toolwire.docs", "--rules", str(REPO / "rules")]
+    """`python -m toolwire.lint.docs --check` of `page` against the checkout's rules/."""
+    command = [sys.executable, "-m", "toolwire.lint.docs", "--rules", str(REPO / "rules")]
     return run([*command, "--check", str(page)], cwd)
 
 
@@ -30,13 +30,19 @@ def test_rules_md_is_up_to_date() -> None:
     # The checkout's rules/, not the installed copy: that is what a contributor edits.
     done = check_page(RULES_MD, REPO)
     if done.returncode != 0 and not os.environ.get("CI"):
-        render_command = [sys.executable, "-m", "toolwire.docs", "--rules", str(REPO / "rules")]
+        render_command = [
+            sys.executable,
+            "-m",
+            "toolwire.lint.docs",
+            "--rules",
+            str(REPO / "rules"),
+        ]
         assert run([*render_command, "-o", str(RULES_MD)], REPO).returncode == 0
         warnings.warn("docs/rules.md was stale and is rendered again: commit it", stacklevel=1)
         done = check_page(RULES_MD, REPO)
     assert done.returncode == 0, (
-        "docs/rules.md is stale; run `python -m toolwire.docs --rules rules -o docs/rules.md`\n"
-        + done.stderr
+        "docs/rules.md is stale; run"
+        " `python -m toolwire.lint.docs --rules rules -o docs/rules.md`\n" + done.stderr
     )
 
 

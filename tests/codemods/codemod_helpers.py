@@ -10,7 +10,7 @@ from typing import Any
 
 import tomlkit
 
-from toolwire.catalog import Example, front_matter, read_examples
+from toolwire.lint.catalog import Example, front_matter, read_examples
 
 ROOT = Path(__file__).resolve().parents[2]
 CODEMODS_DIR = ROOT / "codemods"
@@ -42,7 +42,7 @@ class Pair:
 
 def pairs(path: Path, base: dict[str, Any] | None = None) -> list[Pair]:
     """Every ```python before``` with the ```python after``` that follows it, read as the
-    catalog reads examples (`toolwire.catalog.read_examples`)."""
+    catalog reads examples (`toolwire.lint.catalog.read_examples`)."""
     meta, body, offset = front_matter(path.read_text(encoding="utf-8"), path.name)
     config = {**(base or {}), **meta.get("config", {})}
     found: list[Pair] = []

@@ -22,11 +22,11 @@ from codemod_helpers import (
 )
 from libcst.codemod import Codemod, CodemodContext, CodemodTest
 
-from toolwire.catalog import parse_rule
-from toolwire.codemods.runner import migrate_paths
-from toolwire.codemods.tool_returns import ToolReturnsCommand
-from toolwire.codemods.wire_content import WireContentCommand
-from toolwire.config import Config, load_config
+from toolwire.lint.catalog import parse_rule
+from toolwire.lint.codemods.runner import migrate_paths
+from toolwire.lint.codemods.tool_returns import ToolReturnsCommand
+from toolwire.lint.codemods.wire_content import WireContentCommand
+from toolwire.lint.config import Config, load_config
 
 TOOL_RETURNS = pairs(CODEMODS_DIR / "tool-returns.md")
 WIRE_CONTENT = pairs(CODEMODS_DIR / "wire-content.md")

@@ -9,8 +9,8 @@ import libcst as cst
 from hypothesis import HealthCheck, given, settings
 from libcst.codemod import CodemodContext
 
-from toolwire.codemods.tool_returns import ToolReturnsCommand
-from toolwire.config import Config
+from toolwire.lint.codemods.tool_returns import ToolReturnsCommand
+from toolwire.lint.config import Config
 
 CONFIG = Config(tool_methods=("execute", "f", "g"))
 # A tool class in every sample, so that the migration paths run too.

@@ -9,11 +9,11 @@ import libcst as cst
 import pytest
 from libcst.codemod import CodemodContext
 
-from toolwire.codemods.names import def_lines
-from toolwire.codemods.tool_returns import ToolReturnsCommand
-from toolwire.codemods.wire_content import WireContentCommand, with_content
-from toolwire.config import Config
-from toolwire.findings import Finding
+from toolwire.lint.codemods.names import def_lines
+from toolwire.lint.codemods.tool_returns import ToolReturnsCommand
+from toolwire.lint.codemods.wire_content import WireContentCommand, with_content
+from toolwire.lint.config import Config
+from toolwire.lint.findings import Finding
 
 CONFIG = Config(tool_methods=("execute", "_run", "_arun"))
 

@@ -231,7 +231,7 @@ def test_runs_as_a_plain_libcst_codemod(tmp_path: Path) -> None:
             "codemod",
             "--no-format",
             "-x",  # the codemod lives outside the yaml's configured modules
-            "toolwire.codemods.tool_returns.ToolReturnsCommand",
+            "toolwire.lint.codemods.tool_returns.ToolReturnsCommand",
             "tools.py",
         ],
         cwd=root,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.catalog import FAMILIES, LAYERS, CatalogError, catalog, nearest, parse_rule
+from toolwire.lint.catalog import FAMILIES, LAYERS, CatalogError, catalog, nearest, parse_rule
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 # The rule files of the checkout, so that a new rule is a new file and nothing else here.
@@ -27,7 +27,7 @@ def test_catalog_has_every_code_of_the_design() -> None:
 
 
 def test_every_check_has_its_rule_and_every_syntax_rule_its_check() -> None:
-    from toolwire.checks import all_checks
+    from toolwire.lint.checks import all_checks
 
     checks = {check.code for check in all_checks()}
     syntax = {code for code, rule in catalog().items() if "syntax" in rule.layers}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.config import (
+from toolwire.lint.config import (
     CallSink,
     ConfigError,
     MessageSink,

@@ -45,7 +45,7 @@ def toolwire_command() -> list[str]:
     if script.is_file():
         return [str(script)]
     found = shutil.which("toolwire")
-    return [found] if found else [sys.executable, "-m", "toolwire.cli"]
+    return [found] if found else [sys.executable, "-m", "toolwire.lint.cli"]
 
 
 def _env(extra: dict[str, str] | None) -> dict[str, str]:

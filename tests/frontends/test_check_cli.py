@@ -22,10 +22,10 @@ from frontend_helpers import (
     write,
 )
 
-from toolwire.commands.check import Task, check_file
-from toolwire.config import load_config
-from toolwire.files import read
-from toolwire.findings import Finding
+from toolwire.lint.commands.check import Task, check_file
+from toolwire.lint.config import load_config
+from toolwire.lint.files import read
+from toolwire.lint.findings import Finding
 
 FORMATS = ("text", "json", "sarif", "github")
 

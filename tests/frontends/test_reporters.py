@@ -12,10 +12,10 @@ import jsonschema
 import pytest
 from frontend_helpers import BROKEN, LEAK, run_toolwire, write
 
-from toolwire.catalog import catalog
-from toolwire.findings import Finding
-from toolwire.reporters import Report, RunError, reporter
-from toolwire.reporters.github import annotation, escape_data, escape_property
+from toolwire.lint.catalog import catalog
+from toolwire.lint.findings import Finding
+from toolwire.lint.reporters import Report, RunError, reporter
+from toolwire.lint.reporters.github import annotation, escape_data, escape_property
 
 SYNTHETIC = Report(
     findings=[
@@ -57,7 +57,7 @@ def cli_outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def _json_schema() -> dict[str, Any]:
-    text = resources.files("toolwire.reporters").joinpath("report.schema.json").read_text()
+    text = resources.files("toolwire.lint.reporters").joinpath("report.schema.json").read_text()
     schema: dict[str, Any] = json.loads(text)
     jsonschema.Draft202012Validator.check_schema(schema)
     return schema

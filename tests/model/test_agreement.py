@@ -21,8 +21,8 @@ import pytest
 from frontend_helpers import toolwire_command
 from mypy_harness import Run, make_project, run_mypy
 
-from toolwire.config import load_config
-from toolwire.model import load_model
+from toolwire.lint.config import load_config
+from toolwire.lint.model import load_model
 
 CORE = load_model()
 

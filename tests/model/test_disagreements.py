@@ -15,7 +15,7 @@ import pytest
 from frontend_helpers import toolwire_command
 from mypy_harness import expected_in, make_project, run_mypy
 
-from toolwire.catalog import catalog
+from toolwire.lint.catalog import catalog
 
 SOURCE = """\
 from __future__ import annotations

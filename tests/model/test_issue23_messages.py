@@ -9,7 +9,7 @@ from pathlib import Path
 from frontend_helpers import run_flake8, run_toolwire, text_findings
 from mypy_harness import make_project, run_mypy
 
-from toolwire.messages import message
+from toolwire.lint.messages import message
 
 MODULE = """\
 import json

@@ -10,9 +10,9 @@ import dataclasses
 
 import pytest
 
-from toolwire.config import ConfigError, config_from_table, load_config, parse_sink
-from toolwire.engine import check_source
-from toolwire.model import ClassShape, FunctionShape, ModelError, Source, _parse, load_model
+from toolwire.lint.config import ConfigError, config_from_table, load_config, parse_sink
+from toolwire.lint.engine import check_source
+from toolwire.lint.model import ClassShape, FunctionShape, ModelError, Source, _parse, load_model
 
 
 def _codes(source: str, **changes: object) -> list[tuple[int, str]]:
@@ -227,7 +227,7 @@ def test_a_tool_shape_off_the_schema_is_an_error() -> None:
 
 
 def test_presets_load_without_reading_framework_sources() -> None:
-    from toolwire import signatures
+    from toolwire.lint import signatures
 
     signatures._signature.cache_clear()
     config = config_from_table({"presets": ["langchain", "mcp", "pydantic-ai", "llamaindex"]})

@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-from toolwire.model import Model, ResultType, index, load_model, preset_names
+from toolwire.lint.model import Model, ResultType, index, load_model, preset_names
 
 
 def test_str_methods_are_the_public_attributes_of_str() -> None:

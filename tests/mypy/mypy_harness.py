@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolwire.catalog import expectations
+from toolwire.lint.catalog import expectations
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE.parent / "fixtures"

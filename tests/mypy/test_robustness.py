@@ -85,7 +85,7 @@ def test_toolwire_config_change_invalidates_the_cache(tmp_path: Path) -> None:
 
 # Says on stderr each time the plugin reads the config.
 _SPY = (
-    "import toolwire.mypy._settings as settings\n"
+    "import toolwire.lint.mypy._settings as settings\n"
     "_load = settings.load_settings\n"
     "def spy(*args, **kwargs):\n"
     "    print('toolwire-test: config read', file=sys.stderr)\n"
@@ -236,7 +236,7 @@ def test_missing_toolwire_config_file(tmp_path: Path) -> None:
 
 def test_internal_error_is_one_note(tmp_path: Path) -> None:
     prelude = (
-        "import toolwire.mypy.hooks as plugin\n"
+        "import toolwire.lint.mypy.hooks as plugin\n"
         "def broken(*args, **kwargs):\n"
         "    raise RuntimeError('boom')\n"
         "plugin.holds = broken\n"

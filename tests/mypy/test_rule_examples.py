@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from mypy_harness import Run, fixture_table, make_project, run_mypy
 
-from toolwire.catalog import Example, Rule, catalog
+from toolwire.lint.catalog import Example, Rule, catalog
 
 
 @dataclass(frozen=True)

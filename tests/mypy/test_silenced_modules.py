@@ -15,7 +15,7 @@ from mypy_harness import make_project, run_mypy
 # Says on stderr where each check asked to report: mypy itself drops an error in an
 # ignored file, so only this shows whether the plugin worked there at all.
 _SPY = (
-    "from toolwire.mypy.hooks import ToolwirePlugin\n"
+    "from toolwire.lint.mypy.hooks import ToolwirePlugin\n"
     "_fail = ToolwirePlugin.fail\n"
     "def spy(self, api, code, key, context, **fields):\n"
     "    print('toolwire-test: fail', code, api.path, file=sys.stderr)\n"

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolwire.model import frameworks
+from toolwire.lint.model import frameworks
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]

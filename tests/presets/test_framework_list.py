@@ -1,7 +1,7 @@
 """The one list of frameworks: what each framework preset declares holds everywhere else.
 
 Each framework preset names its modules, its extra and its adapter module
-(`toolwire.model.frameworks()`). Its adapter references resolve by reading the adapter's
+(`toolwire.lint.model.frameworks()`). Its adapter references resolve by reading the adapter's
 source with `ast` (no framework is imported), its extra is in pyproject.toml and in the
 `frameworks` extra, and docs/frameworks/index.md has its row.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import toolwire
-from toolwire.model import Framework, frameworks, preset, preset_names
+from toolwire.lint.model import Framework, frameworks, preset, preset_names
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = Path(toolwire.__file__).resolve().parent

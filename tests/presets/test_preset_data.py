@@ -10,13 +10,13 @@ from pathlib import Path
 
 from preset_cases import PRESETS
 
-from toolwire.model import frameworks
+from toolwire.lint.model import frameworks
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 _LOAD = """
 import importlib.util, sys
-from toolwire.config import config_from_table
+from toolwire.lint.config import config_from_table
 missing = [m for m in {modules!r} if importlib.util.find_spec(m) is not None]
 assert not missing, f"installed here: {{missing}}"
 for name in {presets!r}:

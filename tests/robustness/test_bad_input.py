@@ -107,7 +107,7 @@ def _names(output: str, name: str, codes: str) -> bool:
 
 def test_check_cli(tree: Path) -> None:
     before = _snapshot(tree)
-    proc = _run(["-m", "toolwire.cli", "check", "--jobs", "1", "."], tree)
+    proc = _run(["-m", "toolwire.lint.cli", "check", "--jobs", "1", "."], tree)
     output = _no_traceback(proc)
     assert proc.returncode == 2, output
     for name in [*BAD, "loop.py"]:
@@ -121,7 +121,7 @@ def test_check_cli(tree: Path) -> None:
 
 
 def test_check_parallel_keeps_good_files(tree: Path) -> None:
-    proc = _run(["-m", "toolwire.cli", "check", "--jobs", "2", "."], tree)
+    proc = _run(["-m", "toolwire.lint.cli", "check", "--jobs", "2", "."], tree)
     output = _no_traceback(proc)
     for name, data in LEAKY.items():
         assert re.search(rf"^{re.escape(name)}:{_leak_line(data)}:\d+: TW204", output, re.M), name
@@ -132,7 +132,7 @@ def _as_nobody_works(cwd: Path) -> bool:
         return False
     if shutil.which("setpriv") is None:
         return False
-    probe = _run(["-c", "import toolwire.cli"], cwd, user="65534")
+    probe = _run(["-c", "import toolwire.lint.cli"], cwd, user="65534")
     return probe.returncode == 0
 
 
@@ -154,11 +154,11 @@ def test_unreadable_file_and_unwritable_target(tree: Path) -> None:
             if not _as_nobody_works(work):
                 pytest.skip("running as root without a way to drop to an unprivileged user")
             user = "65534"
-        check = _run(["-m", "toolwire.cli", "check", "--jobs", "1", "."], work, user=user)
+        check = _run(["-m", "toolwire.lint.cli", "check", "--jobs", "1", "."], work, user=user)
         output = _no_traceback(check)
         assert _names(output, "secret.py", "TW000"), output
         assert re.search(r"^good.py:5:\d+: TW204", output, re.M), output
-        migrate = _run(["-m", "toolwire.cli", "migrate", "."], work, user=user)
+        migrate = _run(["-m", "toolwire.lint.cli", "migrate", "."], work, user=user)
         output = _no_traceback(migrate)
         assert migrate.returncode == 2, output
         assert _names(output, "secret.py", "TW000"), output
@@ -187,7 +187,7 @@ def test_flake8_plugin(tree: Path) -> None:
 
 
 def test_flake8_plugin_on_deep_chain(tree: Path) -> None:
-    from toolwire.flake8_plugin import ToolwireChecker
+    from toolwire.lint.flake8_plugin import ToolwireChecker
 
     source = CHAIN.decode()
     lines = source.splitlines(keepends=True)
@@ -199,7 +199,7 @@ def test_flake8_plugin_on_deep_chain(tree: Path) -> None:
 def test_migrate_check(tree: Path) -> None:
     before = _snapshot(tree)
     # parens.py once segfaulted LibCST's native parser and took the whole run with it.
-    proc = _run(["-m", "toolwire.cli", "migrate", "--check", "."], tree)
+    proc = _run(["-m", "toolwire.lint.cli", "migrate", "--check", "."], tree)
     output = _no_traceback(proc)
     assert proc.returncode == 2, output
     # UTF-16 bytes never match the text pre-filter, so it is (rightly) not a candidate.
@@ -213,7 +213,7 @@ def test_migrate_write(tree: Path, tmp_path: Path) -> None:
     work = tmp_path / "tree"
     shutil.copytree(tree, work, symlinks=True)
     before = _snapshot(work)
-    proc = _run(["-m", "toolwire.cli", "migrate", "."], work)
+    proc = _run(["-m", "toolwire.lint.cli", "migrate", "."], work)
     output = _no_traceback(proc)
     assert proc.returncode == 2, output
     assert _names(output, "ro_tool.py", "TW000"), output
@@ -223,7 +223,7 @@ def test_migrate_write(tree: Path, tmp_path: Path) -> None:
     migrated = (work / "tool.py").read_text()
     ast.parse(migrated)
     assert "ToolResult.text(text)" in migrated
-    again = _run(["-m", "toolwire.cli", "migrate", "tool.py"], work)
+    again = _run(["-m", "toolwire.lint.cli", "migrate", "tool.py"], work)
     assert again.returncode == 0, again.stdout + again.stderr
     assert (work / "tool.py").read_text() == migrated
 

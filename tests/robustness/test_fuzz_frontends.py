@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from toolwire.codemods.runner import migrate_paths
-from toolwire.config import load_config
-from toolwire.flake8_plugin import ToolwireChecker
+from toolwire.lint.codemods.runner import migrate_paths
+from toolwire.lint.config import load_config
+from toolwire.lint.flake8_plugin import ToolwireChecker
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 CONFIG = load_config(FIXTURES / "pyproject.toml")
@@ -159,7 +159,7 @@ DEEP_KINDS = {
 @pytest.mark.parametrize("kind", sorted(DEEP_KINDS))
 def test_migrate_deep_nesting_of_every_kind(kind: str) -> None:
     """Just under the limit: migrated; past it: one TW000 naming the line; never a crash."""
-    from toolwire.codemods.runner import _MAX_DEPTH
+    from toolwire.lint.codemods.runner import _MAX_DEPTH
 
     with tempfile.TemporaryDirectory() as work:
         for depth in (_MAX_DEPTH // 2, 3 * _MAX_DEPTH):

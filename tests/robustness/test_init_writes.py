@@ -1,4 +1,4 @@
-"""`toolwire init` writes pyproject.toml through `toolwire.writes`, like migrate."""
+"""`toolwire init` writes pyproject.toml through `toolwire.lint.writes`, like migrate."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.writes import create_file
+from toolwire.lint.writes import create_file
 
 TOOL = "class T:\n    def execute(self) -> str:\n        return 'x'\n"
 
 
 def init(directory: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "toolwire.cli", "init", str(directory)],
+        [sys.executable, "-m", "toolwire.lint.cli", "init", str(directory)],
         capture_output=True,
         text=True,
     )

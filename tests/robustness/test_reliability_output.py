@@ -206,7 +206,7 @@ def test_mypy_config_on_a_fifo(fifo_project: Path) -> None:
 
 
 def test_config_larger_than_the_cap(tmp_path: Path) -> None:
-    from toolwire.config import MAX_CONFIG_BYTES
+    from toolwire.lint.config import MAX_CONFIG_BYTES
 
     (tmp_path / "t.py").write_text(TOOL, encoding="utf-8")
     with (tmp_path / "big.toml").open("w", encoding="utf-8") as handle:

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from toolwire.commands.init import build_table, render_table, scan
-from toolwire.config import config_from_table
+from toolwire.lint.commands.init import build_table, render_table, scan
+from toolwire.lint.config import config_from_table
 
 BIN = Path(sys.executable).parent
 PRELUDE = (

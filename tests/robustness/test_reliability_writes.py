@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from toolwire import writes
-from toolwire.codemods import runner
-from toolwire.config import load_config
+from toolwire.lint import writes
+from toolwire.lint.codemods import runner
+from toolwire.lint.config import load_config
 
 TOOLWIRE = str(Path(sys.executable).with_name("toolwire"))
 BENCH = Path(__file__).parents[2] / "bench"
@@ -205,7 +205,7 @@ def test_10_race_is_in_the_summary_and_exit_code(tmp_path: Path) -> None:
     summary.outcomes.append(outcome)
     text = "\n".join(summary.as_text())
     assert "1 file changed on disk during the run and was left as saved" in text
-    from toolwire.commands.migrate import _report
+    from toolwire.lint.commands.migrate import _report
 
     assert _report(summary, "text", colour=False) == 2
 
@@ -341,7 +341,7 @@ def test_16_jobs_capped_at_the_files(tmp_path: Path, monkeypatch: pytest.MonkeyP
         sizes.append(max_workers)
         return real(max_workers=max_workers, **kwargs)  # type: ignore[arg-type]
 
-    # The one pool (toolwire.pool) imports the executor when it is needed.
+    # The one pool (toolwire.lint.pool) imports the executor when it is needed.
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", pool)
     config = load_config(None)
     summary = runner.migrate_paths([str(tmp_path)], lambda _: config, mode="check", jobs=300)

@@ -17,7 +17,7 @@ from typing import Any
 
 import tomlkit
 
-from toolwire.catalog import Example, Rule, examples
+from toolwire.lint.catalog import Example, Rule, examples
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -22,8 +22,8 @@ from frontend_helpers import (
 )
 from rule_examples import Case, CaseSpec, cases, materialise_all
 
-from toolwire.config import load_config
-from toolwire.engine import check_source, module_name
+from toolwire.lint.config import load_config
+from toolwire.lint.engine import check_source, module_name
 
 SPECS = cases(("flagged", "clean"), "syntax")
 IDS = [spec.id for spec in SPECS]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.config import load_config
-from toolwire.engine import check_source, module_name, source_lines
+from toolwire.lint.config import load_config
+from toolwire.lint.engine import check_source, module_name, source_lines
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 CONFIG = load_config(FIXTURES / "pyproject.toml")

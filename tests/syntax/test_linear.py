@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.analysis.context import Context
-from toolwire.analysis.facts import ModuleFacts
-from toolwire.analysis.flow import Flow
-from toolwire.checks import visitors
-from toolwire.config import load_config
-from toolwire.engine import check_source
+from toolwire.lint.analysis.context import Context
+from toolwire.lint.analysis.facts import ModuleFacts
+from toolwire.lint.analysis.flow import Flow
+from toolwire.lint.checks import visitors
+from toolwire.lint.config import load_config
+from toolwire.lint.engine import check_source
 
 CONFIG = load_config(Path(__file__).parents[1] / "fixtures" / "pyproject.toml")
 HEAD = "from toolwire import ToolResult\nfrom app.chat import ChatMessage\n\n"

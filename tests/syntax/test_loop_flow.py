@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.config import load_config
-from toolwire.engine import check_source
+from toolwire.lint.config import load_config
+from toolwire.lint.engine import check_source
 
 CONFIG = load_config(Path(__file__).parents[1] / "fixtures" / "pyproject.toml")
 HEAD = """from app.chat import ChatMessage

@@ -3,8 +3,8 @@ constructor call of a class the model knows, never from the variable's name."""
 
 from __future__ import annotations
 
-from toolwire.config import config_from_table
-from toolwire.engine import check_source
+from toolwire.lint.config import config_from_table
+from toolwire.lint.engine import check_source
 
 CONFIG = config_from_table({"presets": ["langchain"]})
 HEAD = """\

@@ -6,10 +6,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from toolwire.analysis.units import irrelevant_units
-from toolwire.config import load_config
-from toolwire.engine import check_source
-from toolwire.prefilter import Prefilter
+from toolwire.lint.analysis.units import irrelevant_units
+from toolwire.lint.config import load_config
+from toolwire.lint.engine import check_source
+from toolwire.lint.prefilter import Prefilter
 
 CONFIG = load_config(Path(__file__).parents[1] / "fixtures" / "pyproject.toml")
 MARKERS = Prefilter.of(CONFIG).markers

@@ -1,0 +1,352 @@
+"""`toolwire check`: run the syntax layer over files and report the findings.
+
+Exit codes: 0 clean; 1 findings; 2 usage, config or input errors (a TW000 finding, an
+unreadable path, an internal error). 2 wins over 1, and `--exit-zero` only turns
+findings into 0: input errors still exit 2.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import click
+
+from toolwire.lint.commands import config_option
+from toolwire.lint.config import Config, ConfigError, ConfigResolver, code_problem
+from toolwire.lint.engine import batch_gc, check_source, kept_source, linked, module_name
+from toolwire.lint.files import STDIN, discover, read, real_path
+from toolwire.lint.findings import Finding, escape
+from toolwire.lint.pool import parallel_map
+from toolwire.lint.reporters import FORMATS, Report, RunError, reporter
+
+WIRE_CODES = ("TW301", "TW302")
+PARALLEL_ABOVE = 8  # files; below this a process pool costs more than it saves
+PROGRESS_ABOVE = 50  # files
+_CODE = re.compile(r"TW\d{0,3}")
+
+
+STATISTICS_FORMATS = ("text", "json")
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """Where and how much to report: `--output-file`, `--quiet`, `--statistics`."""
+
+    file: Path | None = None
+    quiet: bool = False
+    statistics: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One file to check; pickled to worker processes."""
+
+    path: str
+    display: str
+    config: Config
+    module: str | None
+
+
+FileResult = tuple[list[Finding], list[RunError]]
+
+
+def check_file(task: Task, source: bytes | None = None) -> FileResult:
+    """Findings for one file; never raises (a crash becomes an internal error)."""
+    try:
+        kept = source if source is not None else kept_source(task.module, task.display)
+        data = kept if kept is not None else read(Path(task.path))
+        if isinstance(data, Finding):
+            return [replace(data, path=task.display)], []
+        return check_source(data, task.display, task.config, module=task.module), []
+    except Exception as exc:
+        return [], [internal_error(task.display, exc)]
+
+
+def internal_error(path: str, exc: BaseException) -> RunError:
+    return RunError(path, f"internal error in {path}: {type(exc).__name__}: {exc}")
+
+
+# -- options -------------------------------------------------------------------------------
+
+
+def _split_codes(
+    ctx: click.Context, param: click.Parameter, values: Sequence[str]
+) -> tuple[str, ...] | None:
+    if not values:
+        return None
+    codes = tuple(c.strip().upper() for v in values for c in v.split(",") if c.strip())
+    for code in codes:
+        if not _CODE.fullmatch(code):
+            raise click.BadParameter(f"{code!r} is not a TW code or prefix (e.g. TW301, TW3)")
+        problem = code_problem(code)
+        if problem is not None:
+            raise click.BadParameter(problem)
+    return codes
+
+
+@click.command("check")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(list(FORMATS)),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    callback=_split_codes,
+    help="Codes or prefixes to report (comma separated, repeatable); replaces the config's.",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    callback=_split_codes,
+    help="Codes or prefixes to leave out (comma separated, repeatable); replaces the config's.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Worker processes (0: one per core). Default: one per core for more than "
+    f"{PARALLEL_ABOVE} files, else 1.",
+)
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings (not on errors).")
+@click.option(
+    "--output-file",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the report to this file instead of stdout (remarks stay on stderr).",
+)
+@click.option(
+    "--quiet", "-q", is_flag=True, help="Report findings and errors only: no notes, no summary."
+)
+@click.option(
+    "--statistics",
+    is_flag=True,
+    help="Report how many findings each code has instead of the findings (text or json).",
+)
+@config_option()
+@click.option(
+    "--stdin-filename",
+    default=None,
+    help="The name of the file read from stdin (`-`): shown in output, used to find config.",
+)
+def command(
+    paths: tuple[str, ...],
+    output_format: str,
+    select: tuple[str, ...] | None,
+    ignore: tuple[str, ...] | None,
+    jobs: int | None,
+    exit_zero: bool,
+    output_file: Path | None,
+    quiet: bool,
+    statistics: bool,
+    config_file: Path | None,
+    stdin_filename: str | None,
+) -> None:
+    """Check PATH... (default: the current directory) for tool results leaking to the wire.
+
+    `-` reads stdin. Exit codes: 0 clean, 1 findings, 2 usage, config or input errors.
+    """
+    if statistics and output_format not in STATISTICS_FORMATS:
+        raise click.UsageError(f"--statistics goes with --format text or json, not {output_format}")
+    try:
+        status = run(
+            paths,
+            output_format=output_format,
+            select=select,
+            ignore=ignore,
+            jobs=jobs,
+            exit_zero=exit_zero,
+            config_file=config_file,
+            stdin_filename=stdin_filename,
+            output=Output(output_file, quiet, statistics),
+        )
+    except Exception as exc:  # the last line of defence: never a traceback
+        click.echo(f"toolwire: internal error: {type(exc).__name__}: {exc}", err=True)
+        status = 2
+    sys.exit(status)
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+def display_path(path: Path, cwd: Path) -> str:
+    """Relative to the working directory when below it, else as given."""
+    text = str(path)
+    if not path.is_absolute():
+        return text
+    # Strings, not PurePath.relative_to: this runs once per file of the run.
+    below = str(cwd).rstrip(os.sep) + os.sep
+    if text.startswith(below):
+        return text[len(below) :]
+    real = real_path(text)
+    return real[len(below) :] if real.startswith(below) else text
+
+
+def run(
+    paths: Sequence[str],
+    *,
+    output_format: str = "text",
+    select: tuple[str, ...] | None = None,
+    ignore: tuple[str, ...] | None = None,
+    jobs: int | None = None,
+    exit_zero: bool = False,
+    config_file: Path | None = None,
+    stdin_filename: str | None = None,
+    output: Output = Output(),
+) -> int:
+    if not paths:
+        paths = (STDIN,) if stdin_filename else (".",)
+    batch_gc()
+    cwd = Path.cwd()
+    overrides = {"select": select, "ignore": ignore}
+    configs = ConfigResolver(config_file, {k: v for k, v in overrides.items() if v is not None})
+    files, input_errors = discover(paths, configs)  # under the tables' `exclude`
+
+    tasks: list[Task] = []
+    stdin_task: Task | None = None
+    problems: dict[str, None] = {}
+    crashes: list[RunError] = []
+    for path in files:
+        try:
+            task = _task(path, cwd, configs, stdin_filename)
+        except Exception as exc:
+            crashes.append(internal_error(display_path(path, cwd), exc))
+            continue
+        if isinstance(task, ConfigError):
+            problems[str(task)] = None
+        elif task.path == STDIN:
+            stdin_task = task if not _force_excluded(task) else None
+        else:
+            tasks.append(task)
+    if problems:
+        for problem in problems:
+            click.echo(f"toolwire: {problem}", err=True)
+        return 2
+
+    if stdin_task is None:  # read nowhere, counted nowhere (force-exclude)
+        files = [f for f in files if str(f) != STDIN]
+    results: list[FileResult] = []
+    if stdin_task is not None:
+        source = read(Path(STDIN))
+        results.append(
+            ([replace(source, path=stdin_task.display)], [])
+            if isinstance(source, Finding)
+            else check_file(stdin_task, source)
+        )
+    with linked(tasks):  # each module sees what the modules it imports export
+        results += _check_all(tasks, _job_count(jobs, len(tasks)))
+
+    report = Report(
+        findings=[f for found, _ in results for f in found] + input_errors,
+        errors=crashes + [e for _, errors in results for e in errors],
+        files_checked=len(files) + len({f.path for f in input_errors}),
+        notes=_notes(
+            # A FIFO `*.py` is one TW000 and no file to check: not "no Python files found".
+            [*files, *(Path(f.path) for f in input_errors)],
+            [t.config for t in tasks] + ([stdin_task.config] if stdin_task else []),
+        ),
+    )
+    report.quiet = output.quiet
+    if not _write_report(report, output_format, output):
+        return 2
+    if report.input_errors or report.errors:
+        return 2
+    return 1 if report.findings and not exit_zero else 0
+
+
+def _write_report(report: Report, output_format: str, output: Output) -> bool:
+    """The report to stdout or `output.file`; False when that file cannot be written."""
+    for stream in (sys.stdout, sys.stderr):
+        # Reporters escape what they write; this keeps a strict non-UTF-8 stream from
+        # dropping the whole report over one character it cannot encode.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+    render = reporter(output_format)
+    if output.statistics:
+        from toolwire.lint.reporters import statistics
+
+        render = statistics.json if output_format == "json" else statistics.text
+    if output.file is not None:
+        try:
+            with open(output.file, "w", encoding="utf-8", errors="backslashreplace") as out:
+                render(report, out, sys.stderr)
+        except OSError as exc:
+            where = escape(str(output.file))
+            click.echo(f"toolwire: cannot write {where}: {exc.strerror or exc}", err=True)
+            return False
+        return True
+    try:
+        render(report, sys.stdout, sys.stderr)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `toolwire check | head`: the reader is gone, not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return True
+
+
+def _task(
+    path: Path, cwd: Path, configs: ConfigResolver, stdin_filename: str | None
+) -> Task | ConfigError:
+    named = Path(stdin_filename) if stdin_filename else None
+    try:
+        config = configs(path if str(path) != STDIN else named or cwd / STDIN)
+    except ConfigError as exc:
+        return exc
+    if str(path) != STDIN:
+        return Task(str(path), display_path(path, cwd), config, module_name(path, config))
+    module = module_name(named, config) if named else None
+    return Task(STDIN, stdin_filename or STDIN, config, module)
+
+
+def _force_excluded(task: Task) -> bool:
+    """`--stdin-filename` names a file the table excludes with `force-exclude`, as ruff."""
+    config = task.config
+    return task.display != STDIN and config.force_exclude and config.excludes(task.display)
+
+
+def _notes(files: Sequence[Path], configs: Iterable[Config]) -> list[str]:
+    if not files:
+        return ["no Python files found"]
+    used = list(dict.fromkeys(configs))
+    wire_enabled = any(c.enabled(code) for c in used for code in WIRE_CODES)
+    if used and wire_enabled and not any(c.has_wire_sinks for c in used):
+        return [
+            "no wire sinks configured: TW301/TW302 are silent until `wire-sinks` or "
+            "`presets` are set in [tool.toolwire]"
+        ]
+    return []
+
+
+def _job_count(jobs: int | None, files: int) -> int:
+    cores = os.cpu_count() or 1
+    if jobs is None:
+        jobs = cores if files > PARALLEL_ABOVE else 1
+    elif jobs == 0:
+        jobs = cores
+    return max(1, min(jobs, files))
+
+
+def _show_progress(files: int) -> bool:
+    return files > PROGRESS_ABOVE and sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def _check_all(tasks: Sequence[Task], jobs: int) -> list[FileResult]:
+    """Results in the order of `tasks`, checked in `jobs` processes."""
+    if not tasks:
+        return []
+    if not _show_progress(len(tasks)):
+        return parallel_map(check_file, tasks, jobs)
+    with click.progressbar(length=len(tasks), label="toolwire", file=sys.stderr) as bar:
+        return parallel_map(check_file, tasks, jobs, bar.update)

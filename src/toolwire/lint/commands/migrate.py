@@ -1,0 +1,182 @@
+"""`toolwire migrate`: run the codemods over files, or show (`--diff`) or test (`--check`).
+
+Exit codes: 0 done (or nothing to change); 1 `--check` found changes to make; 2 usage,
+config or input errors, or a file changed on disk during the run (a TW000 line on stderr
+for each). 2 wins over 1. 130: interrupted (Ctrl-C); what was changed before is listed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from toolwire.lint import writes
+from toolwire.lint.codemods.runner import CODEMODS, Mode, Summary, migrate_paths
+from toolwire.lint.commands import config_option
+from toolwire.lint.config import ConfigError, ConfigResolver
+
+__all__ = ["command"]
+
+
+def _codemods(value: str) -> tuple[str, ...]:
+    chosen = tuple(dict.fromkeys(v.strip() for v in value.split(",") if v.strip()))
+    unknown = [c for c in chosen if c not in CODEMODS]
+    if unknown or not chosen:
+        raise click.BadParameter(
+            f"unknown codemod {unknown[0]!r}" if unknown else "no codemod given",
+            param_hint="--codemod",
+        )
+    return chosen
+
+
+@click.command("migrate")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--diff", "show_diff", is_flag=True, help="Print unified diffs; write nothing.")
+@click.option(
+    "--check", "check_only", is_flag=True, help="Write nothing; exit 1 if anything would change."
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes.",
+)
+@click.option(
+    "--codemod",
+    "codemod",
+    default=",".join(CODEMODS),
+    show_default=True,
+    help="Comma-separated codemods to run.",
+)
+@click.option(
+    "--method",
+    "methods",
+    multiple=True,
+    help="A tool method name (repeatable); replaces tool-methods.",
+)
+@click.option(
+    "--result-class", default=None, help="Dotted name of the result class; replaces result-class."
+)
+@config_option()
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--color",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="Colour the --diff output. auto: on a terminal, unless NO_COLOR is set.",
+)
+def command(
+    paths: tuple[str, ...],
+    show_diff: bool,
+    check_only: bool,
+    jobs: int,
+    codemod: str,
+    methods: tuple[str, ...],
+    result_class: str | None,
+    config_file: Path | None,
+    output_format: str,
+    color: str,
+) -> None:
+    """Migrate tools to return ToolResult, and wire sinks to take only `.content`.
+
+    PATH defaults to the current directory. Files are written atomically; a file that
+    would not parse afterwards is never written.
+    """
+    if show_diff and check_only:
+        raise click.UsageError("--diff and --check are exclusive")
+    codemods = _codemods(codemod)
+    if "-" in paths:
+        raise click.UsageError("migrate rewrites files in place: stdin (`-`) is not supported")
+    overrides: dict[str, object] = {}
+    if methods:
+        for method in methods:
+            if not method.isidentifier():
+                raise click.BadParameter(f"{method!r} is not a method name", param_hint="--method")
+        overrides["tool_methods"] = tuple(dict.fromkeys(methods))
+    if result_class:
+        parts = result_class.split(".")
+        if len(parts) < 2 or not all(p.isidentifier() for p in parts):
+            raise click.BadParameter(
+                f"{result_class!r} is not a dotted name", param_hint="--result-class"
+            )
+        overrides["result_classes"] = (result_class,)
+    configs = ConfigResolver(config_file, overrides)
+    mode: Mode = "diff" if show_diff else "check" if check_only else "write"
+    try:
+        if config_file is not None:
+            configs(Path("."))
+        # Ctrl-C stops the run between writes, never inside one, and the summary still
+        # says what was written.
+        with writes.catch_sigint():
+            summary = migrate_paths(
+                paths or (".",), configs, mode=mode, codemods=codemods, jobs=jobs
+            )
+    except ConfigError as exc:
+        click.echo(f"toolwire: {exc}", err=True)
+        sys.exit(2)
+    sys.exit(_report(summary, output_format, _use_colour(color)))
+
+
+def _use_colour(color: str) -> bool:
+    if color != "auto":
+        return color == "always"
+    # https://no-color.org: set and not empty turns colour off; a flag overrides it.
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def _report(summary: Summary, output_format: str, colour: bool) -> int:
+    errors = summary.all_errors
+    for error in errors:
+        click.echo(error.as_text(), err=True)
+    if output_format == "json":
+        click.echo(json.dumps(summary.as_json(), indent=2))
+    else:
+        if summary.mode == "diff":
+            for outcome in summary.changed:
+                # The patch is the file's own bytes (any encoding, BOM, CR), so that
+                # `git apply` and `patch` take it; only a terminal gets it decoded.
+                if colour:
+                    text = _colour(outcome.diff.decode("utf-8", "replace"))
+                    click.echo(text, nl=False, color=True)
+                else:
+                    click.echo(outcome.diff, nl=False)
+        # With --diff the patch owns stdout; the summary goes to stderr.
+        to_err = summary.mode == "diff"
+        for line in summary.as_text():
+            click.echo(line, err=to_err)
+    if summary.interrupted:
+        return 130
+    if errors:
+        return 2
+    if summary.mode == "check" and summary.changed:
+        return 1
+    return 0
+
+
+def _colour(diff: str) -> str:
+    out = []
+    for line in diff.splitlines(keepends=True):
+        if line.startswith(("+++", "---")):
+            out.append(click.style(line, bold=True))
+        elif line.startswith("+"):
+            out.append(click.style(line, fg="green"))
+        elif line.startswith("-"):
+            out.append(click.style(line, fg="red"))
+        elif line.startswith("@@"):
+            out.append(click.style(line, fg="cyan"))
+        else:
+            out.append(line)
+    return "".join(out)

@@ -1,0 +1,378 @@
+"""The syntax layer's one pipeline: source → parse once → facts → checks → findings.
+
+Every front-end (flake8, `toolwire check`, the wire-content codemod) calls into here.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import dataclasses
+import functools
+import gc
+import io
+import os
+import re
+import sys
+import tokenize
+import warnings
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from toolwire.lint.config import Config
+from toolwire.lint.files import real_path
+from toolwire.lint.findings import Finding, unreadable
+
+if TYPE_CHECKING:
+    from toolwire.lint.analysis.modules import Exports, Graph, Link
+    from toolwire.lint.analysis.run import Parsed
+
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+\d*(?:[,\s]+[A-Z]+\d*)*))?", re.I)
+_ANALYSIS_DEPTH = 20_000
+TOO_DEEP_TO_ANALYSE = "cannot analyse: too deeply nested"
+_UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")  # before UTF-16: same first bytes
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+# Syntax of a later Python than the one running toolwire (PEP 695 is 3.12).
+_NEWER_SYNTAX = re.compile(r"^\s*(type\s+\w+\s*[\[=]|(async\s+)?(def|class)\s+\w+\s*\[)")
+_IGNORE = re.compile(r"#\s*toolwire:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I)
+# Python's tokenizer, and so every line number of a tree, breaks lines only here.
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def batch_gc() -> None:
+    """Tune the collector for a run over many files: each parse makes many short-lived AST
+    nodes and few cycles, so young collections are made rarer (as mypy does) and what is
+    loaded before the run is frozen out of them."""
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
+
+
+def decode(source: bytes, path: str) -> tuple[str | None, Finding | None]:
+    """Text of a module as Python reads it (coding cookie, BOM), or a TW000 finding."""
+    for boms, name in ((_UTF32_BOMS, "UTF-32"), (_UTF16_BOMS, "UTF-16")):
+        if source.startswith(boms):
+            return None, unreadable(path, f"cannot decode: a {name} file; Python source is UTF-8")
+    if b"\x00" in source:
+        line = source[: source.index(b"\x00")].count(b"\n") + 1
+        return None, unreadable(path, "cannot parse: source contains a NUL byte", line)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        text = source.decode(encoding)
+    except (SyntaxError, LookupError) as exc:
+        return None, unreadable(path, f"cannot decode: {exc}")
+    except UnicodeDecodeError as exc:
+        line = source[: exc.start].count(b"\n") + 1
+        return None, unreadable(path, f"cannot decode: not valid {exc.encoding}", line)
+    return text.removeprefix("\ufeff"), None
+
+
+def parse(text: str, path: str) -> tuple[ast.Module | None, Finding | None]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename=path), None
+    except SyntaxError as exc:
+        line, col = exc.lineno or 1, exc.offset or 1
+        return None, unreadable(path, f"cannot parse: {exc.msg}{_newer(text, line)}", line, col)
+    except (RecursionError, MemoryError):
+        # The parser's own depth guard; its MemoryError has no message at all.
+        return None, unreadable(path, "cannot parse: too deeply nested")
+    except ValueError as exc:
+        return None, unreadable(path, f"cannot parse: {exc or type(exc).__name__}")
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of a module as its tree numbers them: a form feed on a line of its own,
+    common in older code, is no line break, where `str.splitlines` makes it one."""
+    lines = text.splitlines()
+    breaks = text.count("\n")
+    if "\r" in text:
+        breaks += text.count("\r") - text.count("\r\n")
+    last = text[-1:]
+    ended = last in ("", "\n", "\r")
+    if len(lines) == breaks + (not ended) and (ended or last.splitlines() == [last]):
+        return lines  # no other break (counting is cheaper than searching for them)
+    lines = _BREAK.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _newer(text: str, line: int) -> str:
+    """Why valid code of a later Python does not parse here."""
+    if sys.version_info >= (3, 12):
+        return ""
+    lines = source_lines(text)
+    if 0 < line <= len(lines) and _NEWER_SYNTAX.match(lines[line - 1]):
+        return (
+            " (type parameter syntax, PEP 695, needs Python 3.12; toolwire runs on "
+            f"{sys.version_info.major}.{sys.version_info.minor})"
+        )
+    return ""
+
+
+def check_source(
+    source: bytes | str,
+    path: str,
+    config: Config,
+    *,
+    module: str | None = None,
+    known_tools: frozenset[str] = frozenset(),
+    suppress: bool = True,
+    link: Link | None = None,
+) -> list[Finding]:
+    """All findings for one module, sorted. TW000 when it cannot be decoded or parsed.
+
+    `module` is the dotted module name (needed for TW303); `known_tools` adds dotted class
+    names whose instances count as tools (the classes a migration run is migrating).
+    `suppress` honours `# noqa` and `# toolwire: ignore[...]` comments. Inside `linked()`,
+    a module of the run is checked after the modules it imports, with their exports.
+    """
+    if link is None and _PROJECT is not None and module is not None and suppress:
+        found = _PROJECT.check(source, path, module)
+        if found is not None:
+            return found
+    if isinstance(source, bytes):
+        text, problem = decode(source, path)
+        if text is None:
+            return [problem] if problem else []
+    else:
+        text = source
+    tree, problem = parse(text, path)
+    if tree is None:
+        return [problem] if problem else []
+    from toolwire.lint.analysis.run import Parsed
+
+    lines = source_lines(text)
+    findings = check_parsed(Parsed(tree, lines, path, config, module, known_tools, link, text))
+    if suppress:  # `per-file-ignores`: suppression comments kept in the config
+        findings = [
+            f for f in findings if not suppressed(f, lines) and not config.silenced(path, f.code)
+        ]
+    return findings
+
+
+def check_parsed(parsed: Parsed) -> list[Finding]:
+    """Findings for a parsed module, before suppression comments (flake8 applies its own)."""
+    from toolwire.lint.analysis.run import analyse
+    from toolwire.lint.checks import visitors
+
+    config = parsed.config
+    # A bug in a check raises: each front-end turns it into its own typed internal error
+    # (a RunError, a TW000 of flake8's, a file migrate leaves as it was).
+    try:
+        with deep_walks():
+            findings = analyse(parsed, visitors(config.select, config.ignore))
+    except RecursionError:
+        return [unreadable(parsed.path, TOO_DEEP_TO_ANALYSE)]
+    # The enabled checks alone ran (`checks.visitors`), and the flow keeps one finding per
+    # line, column and code: what is left is the order.
+    return sorted(findings)
+
+
+@contextlib.contextmanager
+def deep_walks(depth: int = _ANALYSIS_DEPTH) -> Iterator[None]:
+    """Room for a recursive walk of a parsed tree (the flow, `ast.NodeVisitor`, LibCST).
+
+    A walk recurses once per nesting level, as ast does; Python frames cost no C stack on
+    3.11+, so a deep but valid expression gets room instead of a TW000. What is deeper
+    still raises RecursionError: report it as TOO_DEEP_TO_ANALYSE.
+    """
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, depth))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def suppressed(finding: Finding, lines: Sequence[str]) -> bool:
+    """`# noqa`, `# noqa: TW301`, `# toolwire: ignore` or `# toolwire: ignore[TW301]`."""
+    if not 0 < finding.line <= len(lines):
+        return False
+    text = lines[finding.line - 1]
+    if "#" not in text:
+        return False
+    for pattern in (_NOQA, _IGNORE):
+        match = pattern.search(text)
+        if match:
+            codes = match["codes"]
+            if codes is None or _covers(codes, finding.code):
+                return True
+    return False
+
+
+def _covers(codes: str, code: str) -> bool:
+    return any(code.startswith(c.upper()) for c in re.split(r"[,\s]+", codes.strip()) if c)
+
+
+def module_name(path: Path, config: Config) -> str | None:
+    """Dotted module name of `path`, relative to the project root or its `src/`; without
+    a config file the root is the working directory, as for `python -m`."""
+    if config.source is None:
+        try:
+            bases = _bases_at(os.getcwd())
+        except OSError:  # the working directory is gone: no root to name modules from
+            return None
+    else:
+        bases = _bases(config.source)
+    # Resolving costs a system call per path component: the plain absolute path first.
+    absolute = os.path.abspath(path)
+    found = _module_under(absolute, bases)
+    if found is None:
+        real = real_path(absolute)
+        found = _module_under(real, bases) if real != absolute else None
+    return found or None
+
+
+def _module_under(where: str, bases: tuple[str, str]) -> str | None:
+    """The dotted name of file `where` below the first base holding it ("" when that is
+    no module name), or None when no base holds it. Strings, not PurePath: once per file."""
+    for base in bases:
+        if where.startswith(base):
+            parts = os.path.splitext(where[len(base) :])[0].split(os.sep)
+            if parts[-1] == "__init__":
+                parts.pop()
+            return ".".join(parts) if parts and all(p.isidentifier() for p in parts) else ""
+    return None
+
+
+@functools.cache
+def _bases(source: Path) -> tuple[str, str]:
+    root = str(_project_root(source)).rstrip(os.sep)
+    return (root + os.sep + "src" + os.sep, root + os.sep)
+
+
+@functools.lru_cache(maxsize=8)
+def _bases_at(root: str) -> tuple[str, str]:
+    root = root.rstrip(os.sep)
+    return (root + os.sep + "src" + os.sep, root + os.sep)
+
+
+@functools.cache
+def _project_root(source: Path) -> Path:
+    return source.resolve().parent
+
+
+# -- across the modules of one run ------------------------------------------------------------
+
+
+class Unit(Protocol):
+    """A file of a `toolwire check` run."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def display(self) -> str: ...
+    @property
+    def config(self) -> Config: ...
+    @property
+    def module(self) -> str | None: ...
+
+
+_PROJECT: Project | None = None
+
+
+def kept_source(module: str | None, path: str) -> bytes | None:
+    """Inside `linked()`, the bytes its first pass read of this module (see `Project`)."""
+    return _PROJECT.source(module, path) if _PROJECT is not None else None
+
+
+@contextlib.contextmanager
+def linked(units: Sequence[Unit]) -> Iterator[None]:
+    """Within this block, `check_source` of a module of `units` sees what the modules it
+    imports export. Worker processes forked inside the block inherit it."""
+    global _PROJECT
+    saved = _PROJECT
+    _PROJECT = Project(units) if len(units) > 1 else None
+    try:
+        yield
+    finally:
+        _PROJECT = saved
+
+
+class Project:
+    """The modules of one run: a first pass over their text (the import graph, no parse),
+    then each module checked once, after the modules it imports."""
+
+    def __init__(self, units: Sequence[Unit]) -> None:
+        from toolwire.lint.analysis.modules import Graph, markers, scan
+
+        self._units: dict[str, Unit] = {}
+        texts: dict[str, bytes] = {}
+        twice = set()
+        for unit in units:
+            if unit.module is None:
+                continue
+            if unit.module in self._units:
+                twice.add(unit.module)  # two files, one module name: neither is linked
+                continue
+            try:
+                texts[unit.module] = Path(unit.path).read_bytes()
+            except OSError:
+                continue
+            self._units[unit.module] = unit
+        for module in twice:
+            del self._units[module], texts[module]
+        # Linking starts from the modules whose text may hold a result: with none, there
+        # is nothing to link and no import to read.
+        if not any(markers(self._units[m].config).found(data) for m, data in texts.items()):
+            self._units.clear()
+            texts.clear()
+        scans = {m: scan(data, m, markers(self._units[m].config)) for m, data in texts.items()}
+        self.graph: Graph = Graph(scans)
+        self._done: dict[str, list[Finding]] = {}
+        self._exports: dict[str, Exports] = {}
+        # Each module is checked from the bytes this pass read, so the import graph and
+        # the findings are of the same text; they are dropped at the module's own turn.
+        self._data = texts
+
+    def source(self, module: str | None, path: str) -> bytes | None:
+        """The bytes read of `module` at `path`, when they are kept and not yet used."""
+        unit = self._units.get(module or "")
+        if unit is None or unit.display != path:
+            return None
+        return self._data.pop(module or "", None)
+
+    def check(self, source: bytes | str, path: str, module: str) -> list[Finding] | None:
+        """The findings of `module`, or None when it is not a module of the run."""
+        unit = self._units.get(module)
+        if unit is None or unit.display != path:
+            return None
+        done = self._done.get(module)
+        if done is not None:
+            return done
+        from toolwire.lint.files import read
+
+        for dep in self.graph.order(module, self._done):
+            other = self._units[dep]
+            data = self._data.get(dep) or read(Path(other.path))
+            self._done[dep] = (
+                [dataclasses.replace(data, path=other.display)]
+                if isinstance(data, Finding)
+                else self._check(other, data)
+            )
+        found = self._done[module] = self._check(unit, source)
+        return found
+
+    def _check(self, unit: Unit, source: bytes | str) -> list[Finding]:
+        from toolwire.lint.analysis.modules import Link
+
+        module = unit.module or ""
+        link = Link(demanded=frozenset(self.graph.demanded.get(module, ())))
+        tools: set[str] = set()
+        wanted = self.graph.imports.get(module, set())
+        for dep in self.graph.deps.get(module, ()):
+            exports = self._exports.get(dep)
+            if exports is None:
+                continue
+            whole = dep in wanted  # `import dep`: any of its names may be used
+            tools.update(t for t in exports.tools if whole or t in wanted)
+            for name, export in exports.functions.items():
+                if whole or name in wanted:
+                    link.functions[name] = export
+        link.tools = frozenset(tools)
+        found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
+        self._exports[module] = link.exports
+        return found

@@ -1,0 +1,110 @@
+"""The one text pre-filter: cheap tests on a file's text that say whether toolwire can have
+anything to say about it, so that most files are never analysed, or never parsed.
+
+Every test is built from the same names of the config: the result and artifact classes,
+the tool methods (with the framework presets' methods and decorators), tool bases, the
+sinks, and the tool classes a migration run knows of. A false hit only costs a parse
+and the parse decides; a miss is never allowed, so every test is a superset of what its
+job can find.
+
+- `toolwire check` parses every file, because a file it cannot parse is a TW000 (a gate
+  does not skip what it cannot read); `may_find` then says whether to analyse it.
+- `toolwire migrate` runs `may_migrate` and `may_rewire` on the bytes before it decodes
+  or parses anything: a file without a candidate is never parsed, never reported, never
+  written (docs/migrate-command.md).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from toolwire.lint.config import Config
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FEW = 8  # up to this many known tool names, one regex; beyond, a set of the identifiers
+
+
+@dataclass(frozen=True, slots=True)
+class Prefilter:
+    markers: tuple[str, ...]  # substrings one of which a module with a finding names
+    tools: re.Pattern[bytes] | None
+    tool_extra: tuple[bytes, ...]
+    sinks: re.Pattern[str] | None
+    sources: re.Pattern[str]
+    names: frozenset[str]  # known tool classes, when there are too many for one regex
+
+    @classmethod
+    @functools.lru_cache(maxsize=64)
+    def of(cls, config: Config, known_tools: frozenset[str] = frozenset()) -> Prefilter:
+        from toolwire.lint.model import index, shapes_for
+
+        results = [c.rpartition(".")[2] for c in config.result_classes]
+        known = frozenset(t.rpartition(".")[2] for t in known_tools)
+        model = index(config.model)
+        named = [
+            *config.result_names,
+            *config.artifact_classes,
+            *config.tool_bases,
+            *model.source_owners,
+        ]
+        markers = tuple(
+            dict.fromkeys(
+                (
+                    *(n.rpartition(".")[2] for n in [*named, *sorted(known_tools)]),
+                    *(f"def {m}" for m in config.tool_methods),
+                    *model.source_methods,
+                    *sorted(model.run_only),
+                    # a run-only slot (docs/model.md): a class, or a tool's pair set-up
+                    *(
+                        a.partition(":")[0].rpartition(".")[2]
+                        for a in config.model.run_only_arguments
+                    ),
+                    *(p.partition("=")[2] for p in config.model.content_and_artifact),
+                )
+            )
+        )
+        shapes = shapes_for(config.presets)
+        methods = "|".join(
+            re.escape(m) for m in dict.fromkeys([*config.tool_methods, *shapes.methods])
+        )
+        # No leading `\b`: a literal prefix lets `re` skip ahead fast.
+        parts = [rf"def\s+(?:{methods})\b"] if methods else []
+        if shapes.words:
+            parts.append(rf"\b(?:{'|'.join(re.escape(w) for w in shapes.words)})\b")
+        sink_parts = [rf"{re.escape(s.target.rpartition('.')[2])}\s*\(" for s in config.wire_sinks]
+        sink_parts += [rf"[\"']{re.escape(s.value)}[\"']" for s in config.message_sinks]
+        few = [*results, *known] if len(known) <= _FEW else results
+        source_parts = [re.escape(n) for n in dict.fromkeys(few)]
+        if methods:
+            source_parts.append(rf"\.\s*(?:{methods})\s*\(")
+        return cls(
+            markers=markers,
+            tools=re.compile("|".join(parts).encode()) if parts else None,
+            tool_extra=(b"str", *(r.encode() for r in results)),
+            sinks=re.compile("|".join(sink_parts)) if sink_parts else None,
+            sources=re.compile("|".join(source_parts) or r"(?!)"),
+            names=known if len(known) > _FEW else frozenset(),
+        )
+
+    def may_find(self, text: str) -> bool:
+        """False: no check can fire in this module (or in one top-level unit of it)."""
+        return any(marker in text for marker in self.markers)
+
+    def may_migrate(self, data: bytes) -> bool:
+        """tool-returns: a tool method or a framework's tool, and a `str` to move."""
+        return bool(self.tools and self.tools.search(data)) and any(
+            word in data for word in self.tool_extra
+        )
+
+    def may_rewire(self, data: bytes | str) -> bool:
+        """wire-content: a sink is named, or something that can be a result, which may be
+        rewritten (`str(`) or left for review (used as text)."""
+        # The patterns are ASCII, so latin-1 never fails on bytes and never lies.
+        text = data.decode("latin-1") if isinstance(data, bytes) else data
+        if self.sinks is not None and self.sinks.search(text):
+            return True
+        if self.sources.search(text):
+            return True
+        return bool(self.names) and not self.names.isdisjoint(_IDENTIFIER.findall(text))
