@@ -255,6 +255,17 @@ def test_the_frameworks_imported_become_presets(tmp_path: Path) -> None:
     assert "@result_tool" in (root / "app/server.py").read_text(encoding="utf-8")
 
 
+def test_a_framework_module_with_no_tool_shape_names_its_preset(tmp_path: Path) -> None:
+    # langgraph has no tool shape of its own: the langchain preset declares it as one of the
+    # framework's modules, and init reads that declaration.
+    graph = "from langgraph.graph import StateGraph\n\nGRAPH = StateGraph(dict)\n"
+    root = write(tmp_path / "p", {"app/__init__.py": "", "app/graph.py": graph})
+    done = toolwire("init", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert "app/graph.py:1: langchain: imports langgraph.graph" in done.stdout
+    assert _table(root / "pyproject.toml")["presets"] == ["langchain"]
+
+
 def test_only_real_imports_of_the_framework_count(tmp_path: Path) -> None:
     root = write(
         tmp_path / "p",

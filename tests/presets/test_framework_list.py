@@ -201,3 +201,41 @@ def test_the_page_names_every_wire_sink(framework: Framework) -> None:
     page = (INDEX.parent / f"{framework.preset}.md").read_text(encoding="utf-8")
     for spec in preset(framework.preset).get("wire-sinks", []):
         assert f"`{spec}`" in page, f"docs/frameworks/{framework.preset}.md: {spec}"
+
+
+def _declaring(**keys: object) -> str:
+    lines = [f"{key.replace('_', '-')} = {value!r}" for key, value in keys.items()]
+    return "\n".join(lines).replace("'", '"') + "\n"
+
+
+@pytest.mark.parametrize(
+    ("declaration", "complaint"),
+    [
+        (_declaring(modules=["acme"]), "extra"),
+        (_declaring(extra="acme"), "modules"),
+        (_declaring(modules=["acme.tools"], extra="acme"), "modules: expected top-level"),
+        (_declaring(modules=[], extra="acme"), "modules: expected top-level"),
+        (_declaring(modules=["acme"], extra=""), "extra: expected"),
+        (_declaring(modules=["acme"], extra="acme", adapter_module="a b"), "adapter-module"),
+        (
+            _declaring(modules=["acme"], extra="acme")
+            + '[[function-tools]]\ndecorators = ["acme.tool"]\nadapter = "toolwire.adapters.acme.t"\n',
+            "adapter-module",
+        ),
+        (
+            _declaring(modules=["acme"], extra="acme", adapter_module="toolwire.adapters.acme")
+            + '[[function-tools]]\ndecorators = ["acme.tool"]\nadapter = "toolwire.adapters.x.t"\n',
+            "is not a name in toolwire.adapters.acme",
+        ),
+    ],
+)
+def test_a_malformed_framework_declaration_stops_the_model(
+    declaration: str, complaint: str, tmp_path: Path
+) -> None:
+    # A preset that declares its framework badly is a ModelError naming its file and key.
+    from toolwire.lint import model
+
+    data = tomllib.loads(declaration)
+    with pytest.raises(model.ModelError, match=re.escape(complaint)) as raised:
+        model._framework("toolwire/lint/presets/acme.toml", "acme", data)
+    assert str(raised.value).startswith("toolwire/lint/presets/acme.toml: ")

@@ -16,6 +16,7 @@ from pathlib import Path
 from toolwire.lint.config import Config, presets
 from toolwire.lint.engine import TOO_DEEP_TO_ANALYSE, decode, deep_walks, module_name, parse
 from toolwire.lint.files import discover
+from toolwire.lint.model import frameworks, preset
 
 __all__ = [
     "CallSinkCandidate",
@@ -98,20 +99,20 @@ class Scan:
 
 
 def framework_roots() -> dict[str, frozenset[str]]:
-    """Preset name -> the top-level modules its tool shapes come from (from the presets).
+    """Preset name -> the top-level modules of its framework: those the preset declares
+    (`modules`), and those its tool shapes come from.
 
     `langchain_core.tools.BaseTool` and `langchain.tools.tool` make `langchain` the
     preset of `langchain_core` and `langchain`; no framework is named here.
     """
     roots: dict[str, frozenset[str]] = {}
-    for name, preset in presets().items():
-        found: set[str] = set()
+    for framework in frameworks():
+        found = set(framework.modules)
         for kind in ("class-tools", "function-tools"):
-            for table in preset.get(kind, []):
+            for table in preset(framework.preset).get(kind, []):
                 for key in ("bases", "decorators", "instances", "factories"):
                     found.update(str(v).partition(".")[0] for v in table.get(key, []))
-        if found:
-            roots[name] = frozenset(found)
+        roots[framework.preset] = frozenset(found)
     return roots
 
 
