@@ -219,12 +219,14 @@ def _declaring(**keys: object) -> str:
         (_declaring(modules=["acme"], extra="acme", adapter_module="a b"), "adapter-module"),
         (
             _declaring(modules=["acme"], extra="acme")
-            + '[[function-tools]]\ndecorators = ["acme.tool"]\nadapter = "toolwire.adapters.acme.t"\n',
+            + '[[function-tools]]\ndecorators = ["acme.tool"]\n'
+            + 'adapter = "toolwire.adapters.acme.t"\n',
             "adapter-module",
         ),
         (
             _declaring(modules=["acme"], extra="acme", adapter_module="toolwire.adapters.acme")
-            + '[[function-tools]]\ndecorators = ["acme.tool"]\nadapter = "toolwire.adapters.x.t"\n',
+            + '[[function-tools]]\ndecorators = ["acme.tool"]\n'
+            + 'adapter = "toolwire.adapters.x.t"\n',
             "is not a name in toolwire.adapters.acme",
         ),
     ],
