@@ -170,6 +170,57 @@ def test_a_helper_logs_through_its_modules_logger(tmp_path: Path, jobs: str) -> 
     assert any("in app.logged at line 7" in m for m in messages)
 
 
+MAKERS = """
+from toolwire import ToolResult
+
+
+def make_result() -> ToolResult:
+    return ToolResult.text("made")
+
+
+def make_text() -> str:
+    return "text"
+"""
+
+REEXPORTING = """
+from .logged import note as log_it
+from app.util.makers import make_result, make_text
+"""
+
+REEXPORT_CALLER = """
+import logging
+
+import app.util
+from app.util import log_it, make_result, make_text
+from toolwire import ToolResult
+
+
+def run(result: ToolResult) -> None:
+    log_it(result)  # expect: TW204
+    app.util.log_it(result)  # expect: TW204
+    logging.info("%s", make_result())  # expect: TW204
+    log_it(result.content)
+    logging.info("%s", make_result().content)
+    logging.info("%s", make_text())
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_functions_re_exported_by_a_package_init(tmp_path: Path, jobs: str) -> None:
+    """Issue 23: a package's `__init__` re-exports its modules' functions, renamed or not,
+    by relative or absolute import; the callers get their summaries through it."""
+    files = {
+        "util/__init__.py": REEXPORTING,
+        "util/logged.py": LOGGED,
+        "util/makers.py": MAKERS,
+        "caller.py": REEXPORT_CALLER,
+    }
+    write(tmp_path, files)
+    _, found, messages = check(tmp_path, "--jobs", jobs)
+    assert found == expected(tmp_path)
+    assert any("in app.util.logged at line 7" in m for m in messages)
+
+
 def test_one_file_alone_knows_nothing_of_the_others(tmp_path: Path) -> None:
     """flake8 and a one-file run see a module alone: the imported tool is unknown."""
     write(tmp_path, {"tools.py": TOOLS, "helpers.py": HELPERS, "agent.py": AGENT})

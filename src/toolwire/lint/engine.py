@@ -298,6 +298,7 @@ class Project:
 
     def __init__(self, units: Sequence[Unit]) -> None:
         from toolwire.lint.analysis.modules import Graph, markers, scan
+        from toolwire.lint.analysis.names import is_package
 
         self._units: dict[str, Unit] = {}
         texts: dict[str, bytes] = {}
@@ -320,7 +321,10 @@ class Project:
         if not any(markers(self._units[m].config).found(data) for m, data in texts.items()):
             self._units.clear()
             texts.clear()
-        scans = {m: scan(data, m, markers(self._units[m].config)) for m, data in texts.items()}
+        scans = {
+            m: scan(data, m, markers(self._units[m].config), is_package(self._units[m].path))
+            for m, data in texts.items()
+        }
         self.graph: Graph = Graph(scans)
         self._done: dict[str, list[Finding]] = {}
         self._exports: dict[str, Exports] = {}

@@ -110,13 +110,14 @@ class ModuleFacts(ToolShapeFacts):
         module: str | None,
         known_tools: frozenset[str] = frozenset(),
         shallow: frozenset[int] = frozenset(),
+        package: bool = False,
     ) -> None:
         """`shallow`: top-level definitions (by id) the pre-filter found irrelevant; only
-        the definition is a fact, not what is inside it."""
+        the definition is a fact, not what is inside it. `package`: a package's `__init__`."""
         self.config = config
         self.module = module
         self._every = list(statements(tree.body, shallow))
-        self.names = Names(tree, module, self._every)
+        self.names = Names(tree, module, self._every, package)
         self.index: Index = index(config.model)
         (
             self._results,

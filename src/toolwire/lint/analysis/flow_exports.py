@@ -66,6 +66,11 @@ class Exporting(FlowBase):
                 export = FunctionExport(returns & _KEPT)
             if export is not None:
                 functions[f"{module}.{name}"] = export
+        # what it imports from the run's other modules, it re-exports under its own name
+        for local, dotted in self.facts.names.aliases.items():
+            export = self.imported.get(dotted)
+            if export is not None:
+                functions.setdefault(f"{module}.{local}", export)
         return Exports(tools, functions)
 
     def _export(

@@ -17,6 +17,7 @@ from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import toolwire.lint.analysis.labels as L
+from toolwire.lint.analysis.names import relative_parts
 from toolwire.lint.config import Config
 
 # The argument labels a summary is computed for, and what an argument must hold to use it.
@@ -85,7 +86,7 @@ class Scan:
     imports: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]  # (module, (name, local))
 
 
-def scan(data: bytes, module: str, markers: Markers) -> Scan:
+def scan(data: bytes, module: str, markers: Markers, package: bool = False) -> Scan:
     """The first pass over one file: its imports, by text; nothing is decoded or parsed."""
     imports: list[tuple[str, tuple[tuple[str, str], ...]]] = []
     plain: list[tuple[str, tuple[tuple[str, str], ...]]] = []  # listed after the `from` ones
@@ -96,7 +97,7 @@ def scan(data: bytes, module: str, markers: Markers) -> Scan:
                 if words:
                     plain.append((words[0].decode("utf-8", "replace"), ()))
             continue
-        base = _absolute(match[1].decode("utf-8", "replace"), module)
+        base = _absolute(match[1].decode("utf-8", "replace"), module, package)
         if base is None:
             continue
         names = _COMMENT.sub(b"", match[2]).strip(b"()\\ \t\r\n")
@@ -206,16 +207,15 @@ class _Text:
         return self.asking
 
 
-def _absolute(base: str, module: str) -> str | None:
+def _absolute(base: str, module: str, package: bool) -> str | None:
     level = len(base) - len(base.lstrip("."))
     if not level:
         return base
-    parts = module.split(".")
+    parts = relative_parts(module, package)
     if len(parts) < level:
         return None
-    package = parts[: len(parts) - level]
     rest = base[level:]
-    return ".".join([*package, *([rest] if rest else [])])
+    return ".".join([*parts[: len(parts) - level], *([rest] if rest else [])])
 
 
 class Graph:
@@ -278,7 +278,15 @@ class Graph:
                 for local, (base, name) in names_of.items()
                 if name in holding.get(base, ())
             ]
-            asking = text.words(text.settle(keys, self.demanded.get(module, ()), held))
+            asked = self.demanded.get(module, set())
+            asking = text.words(text.settle(keys, asked, held))
+            # A name imported from a module of the run is this module's to export as well
+            # (a package's `__init__` re-exporting it): it holds what it names, and asking
+            # for it asks its module.
+            held.update(
+                local for local, (base, name) in names_of.items() if name in holding.get(base, ())
+            )
+            asking.update(local for local in asked if local in names_of)
             for local, (base, name) in names_of.items():
                 if name not in self.demanded.get(base, ()) and local in asking:
                     self.demanded.setdefault(base, set()).add(name)

@@ -5,10 +5,23 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
+
+
+def is_package(path: str) -> bool:
+    """A package's `__init__` module (its relative imports start at the package itself)."""
+    return os.path.basename(path) in ("__init__.py", "__init__.pyi")
+
+
+def relative_parts(module: str, package: bool) -> list[str]:
+    """The parts a relative import's level counts up from: `from . import x` in module
+    `a.b` is `a.x`, in package `a.b`'s `__init__` it is `a.b.x`."""
+    parts = module.split(".") if module else []
+    return [*parts, "__init__"] if package else parts
 
 
 class _Members(Protocol):
@@ -54,9 +67,15 @@ class Names:
     """Resolves local names to dotted names through imports, aliases and local definitions."""
 
     def __init__(
-        self, tree: ast.Module, module: str | None, every: list[ast.stmt] | None = None
+        self,
+        tree: ast.Module,
+        module: str | None,
+        every: list[ast.stmt] | None = None,
+        package: bool = False,
     ) -> None:
+        """`package`: the module is a package's `__init__`, whose `.` is the package itself."""
         self.module = module or ""
+        self.package = package
         self.aliases: dict[str, str] = {}
         self.local: dict[str, str] = {}
         self.assigned: set[str] = set()
@@ -88,7 +107,7 @@ class Names:
     def _from_base(self, node: ast.ImportFrom) -> str | None:
         if not node.level:
             return node.module or ""
-        parts = self.module.split(".") if self.module else []
+        parts = relative_parts(self.module, self.package)
         if len(parts) < node.level:
             return None
         package = parts[: len(parts) - node.level]

@@ -12,6 +12,7 @@ from toolwire.lint.analysis.context import Context, Visitors
 from toolwire.lint.analysis.facts import ModuleFacts
 from toolwire.lint.analysis.flow import Flow
 from toolwire.lint.analysis.modules import Link
+from toolwire.lint.analysis.names import is_package
 from toolwire.lint.analysis.units import irrelevant_units, relevant
 from toolwire.lint.config import Config
 from toolwire.lint.findings import Finding
@@ -45,6 +46,7 @@ def analyse(parsed: Parsed, checks: Visitors) -> list[Finding]:
     """Findings for one module, of the `checks` it is handed (node type → visit methods)."""
     tree, lines, config, link = parsed.tree, parsed.lines, parsed.config, parsed.link
     known_tools = parsed.known_tools
+    package = is_package(parsed.path)
     imported = {}
     if link is not None:
         known_tools |= link.tools
@@ -60,7 +62,7 @@ def analyse(parsed: Parsed, checks: Visitors) -> list[Finding]:
         text = "\n".join(lines)
     if not relevant(text, config, markers):
         if link is not None and link.demanded:
-            facts = ModuleFacts(tree, config, parsed.module, known_tools)
+            facts = ModuleFacts(tree, config, parsed.module, known_tools, package=package)
             flow = Flow(Context(facts, lines, parsed.path), checks, imported)
             flow.module_bindings(tree)
             link.exports = flow.exports(link.demanded)
@@ -69,7 +71,7 @@ def analyse(parsed: Parsed, checks: Visitors) -> list[Finding]:
     shallow = skip or frozenset()
     if shallow and link is not None and link.demanded:  # summarised for other modules
         shallow -= {id(n) for n in tree.body if getattr(n, "name", None) in link.demanded}
-    facts = ModuleFacts(tree, config, parsed.module, known_tools, shallow)
+    facts = ModuleFacts(tree, config, parsed.module, known_tools, shallow, package)
     ctx = Context(facts, lines, parsed.path)
     flow = Flow(ctx, checks, imported)
     flow.module(tree, skip)
