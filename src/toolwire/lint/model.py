@@ -34,6 +34,7 @@ _LISTS = (
     "logger-modules",
     "logger-classes",
     "logger-factories",
+    "logger-children",
     "log-methods",
     "wire-sinks",
     "egress-sinks",
@@ -192,6 +193,7 @@ class Model:
     logger_modules: tuple[str, ...] = ()
     logger_classes: tuple[str, ...] = ()
     logger_factories: tuple[str, ...] = ()
+    logger_children: tuple[str, ...] = ()
     log_methods: tuple[str, ...] = ()
     wire_sinks: tuple[str, ...] = ()
     egress_sinks: tuple[str, ...] = ()
@@ -529,6 +531,7 @@ class Index:
     printers: dict[str, str]  # print and the logging module functions
     logger_classes: frozenset[str]
     logger_factories: frozenset[str]
+    logger_children: frozenset[str]  # `getChild`, `bind`: a logger's method giving a logger
     log_methods: frozenset[str]
     source_calls: dict[str, str]  # function or `Class.method` -> the result type it returns
     source_owners: frozenset[str]  # classes with a source method
@@ -565,6 +568,7 @@ def index(model: Model) -> Index:
         {n: _shown(n) for n in (*model.printers, *model.logging_functions)},
         frozenset(model.logger_classes),
         frozenset(model.logger_factories),
+        frozenset(model.logger_children),
         frozenset(model.log_methods),
         {s.call: s.returns for s in model.sources},
         frozenset(owners),

@@ -212,6 +212,8 @@ class Calls(FlowBase):
             summary = self._method_summary(node, scope.cls, method)
             if summary is not None and method not in scope.cls.returns:
                 return summary.returns
+        if receiver & L.LOGGER and method in facts.index.logger_children:
+            return L.LOGGER
         if receiver & L.TOOL and method in facts.tool_methods:
             text = self._declared_text(func.value, receiver, method)
             return L.RESULT if text is None else declared_returns(text, receiver | arguments)
