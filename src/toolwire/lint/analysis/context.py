@@ -17,8 +17,9 @@ Visitor = Callable[[ast.AST, "Context"], None]
 # Node type → the bound visit methods of the enabled checks.
 Visitors = dict[type[ast.AST], list[Visitor]]
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
-# A local callable: (summary key, its definition), or a `partial(...)` call to expand.
-Callee = tuple[str, Definition] | ast.Call
+# A local callable: (summary key, its definition), a `partial(...)` call to expand, or the
+# labels a call returns (a parameter annotated `Callable[..., ToolResult]`).
+Callee = tuple[str, Definition] | ast.Call | int
 UNBOUND = -1  # a name bound on no path (or deleted), hiding an enclosing binding
 
 
@@ -47,7 +48,7 @@ class Env:
 
     def callee(self, name: str) -> Callee | None:
         """What a call of `name` runs, when it is bound (in the scope that binds it) to a
-        lambda, a nested def or a partial."""
+        lambda, a nested def, a partial or a parameter annotated as a callable."""
         env: Env | None = self
         while env is not None:
             if name in env.values:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import operator
 import weakref
 from collections.abc import Callable
 
@@ -73,6 +74,12 @@ _WRAPPERS = frozenset(
     for n in ("Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly")
 )
 _OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional"})
+_CALLABLES = frozenset(
+    {"typing.Callable", "collections.abc.Callable", "typing_extensions.Callable"}
+)
+_AWAITABLES = frozenset(
+    f"{m}.{n}" for m in ("typing", "collections.abc") for n in ("Awaitable", "Coroutine")
+)
 _UNION = frozenset({"typing.Union", "typing_extensions.Union"})
 _STR = frozenset({"builtins.str"})
 _TUPLES = frozenset({"builtins.tuple", "typing.Tuple"})
@@ -362,6 +369,28 @@ class ModuleFacts(ToolShapeFacts):
 
     def returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
         return self.annotation(node.returns)
+
+    def callable_returns(self, node: ast.expr | None) -> int:
+        """What a call of a value annotated `node` returns, when that is a `Callable[...,
+        R]` (or an optional one): R's labels, through an `Awaitable[R]`/`Coroutine[.., R]`."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return self.callable_returns(node.left) | self.callable_returns(node.right)
+        if not isinstance(node, ast.Subscript):
+            return L.NOTHING
+        base = self.names.qualify(node.value)
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if base in _OPTIONAL or base in _UNION:
+            return functools.reduce(operator.or_, map(self.callable_returns, args), L.NOTHING)
+        if base not in _CALLABLES or len(args) != 2:
+            return L.NOTHING
+        returned = args[1]
+        if (
+            isinstance(returned, ast.Subscript)
+            and self.names.qualify(returned.value) in _AWAITABLES
+        ):
+            inner = returned.slice
+            returned = inner.elts[-1] if isinstance(inner, ast.Tuple) and inner.elts else inner
+        return self.annotation(returned) & (L.RESULT | L.RESULTS | L.ARTIFACT | L.MAYBE_NONE)
 
     # -- collection -------------------------------------------------------------------------
 

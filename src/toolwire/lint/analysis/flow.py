@@ -99,6 +99,9 @@ class Flow(Statements, Expressions, Calls, Exporting, Seeding):
             env.set(arg.arg, annotated or L.OTHER)
             if annotated & DECLARED:
                 declared[arg.arg] = annotated & (DECLARED | L.MAYBE_NONE)
+            returned = self.facts.callable_returns(arg.annotation)
+            if returned & ~L.MAYBE_NONE:
+                env.bind_callee(arg.arg, returned)
         for rest in (args.vararg, args.kwarg):
             if rest is not None:
                 env.set(rest.arg, L.OTHER)

@@ -291,6 +291,8 @@ class Calls(FlowBase):
         return None
 
     def _call_local(self, node: ast.Call, callee: Callee, arguments: int) -> int:
+        if isinstance(callee, int):  # `fn: Callable[..., ToolResult]`, then `fn(...)`
+            return callee
         if isinstance(callee, ast.Call):  # `send = partial(f, a)`, `send(b)`: `f(a, b)`
             if id(callee) in self._partials:
                 # `f = partial(f, a)` wraps the `f` bound before; the name now finds itself
