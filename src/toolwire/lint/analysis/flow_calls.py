@@ -20,9 +20,16 @@ from toolwire.lint.analysis.names import ClassInfo, local_bases
 from toolwire.lint.analysis.units import relevant
 
 _COLLECTORS = frozenset(
-    f"builtins.{n}" for n in ("list", "tuple", "set", "frozenset", "sorted", "reversed", "iter")
+    {
+        *(f"builtins.{n}" for n in ("list", "tuple", "set", "frozenset", "sorted", "reversed")),
+        "builtins.iter",
+        "asyncio.as_completed",  # yields the awaitables, each awaited gives its value
+    }
 )
-_AWAITERS = frozenset({"asyncio.run"})  # runs a coroutine: like `await`
+# Run or wrap a coroutine: awaiting what they return gives what the coroutine returns.
+_AWAITERS = frozenset(
+    f"asyncio.{n}" for n in ("run", "wait_for", "shield", "create_task", "ensure_future")
+)
 _PARTIALS = frozenset({"functools.partial"})
 # Calls that run their argument `fn(*rest)` (in a thread): `(dotted name or method, where
 # fn is)`; awaiting them gives what the call of fn returns.
@@ -179,6 +186,8 @@ class Calls(FlowBase):
                 return container(inner, L.RESULTS) | L.of_tuples(elements)
         if dotted in _AWAITERS:
             return first or L.OTHER
+        if dotted == "asyncio.gather" and node.args:
+            return self._gathered(node.args)
         if dotted in _PICKERS:
             return L.element_of(first)
         if dotted in index.wrappers:
@@ -195,6 +204,17 @@ class Calls(FlowBase):
         if dotted == "builtins.dict":
             return (first | arguments) & (L.MAPPING | L.ARTIFACT) or L.OTHER
         return None
+
+    def _gathered(self, args: list[ast.expr]) -> int:
+        """`await asyncio.gather(a, b, *rest)`: a list of what each awaitable gives, in order."""
+        labels = self.ctx.labels
+        inner = L.NOTHING
+        for arg in args:
+            inner |= L.element_of(labels(arg)) if isinstance(arg, ast.Starred) else labels(arg)
+        out = container(inner, L.RESULTS)
+        if not any(isinstance(arg, ast.Starred) for arg in args):
+            out |= L.a_tuple([labels(arg) for arg in args])
+        return out
 
     def _method_call(
         self, node: ast.Call, func: ast.Attribute, receiver: int, first: int, arguments: int
