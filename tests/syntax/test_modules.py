@@ -221,6 +221,69 @@ def test_functions_re_exported_by_a_package_init(tmp_path: Path, jobs: str) -> N
     assert any("in app.util.logged at line 7" in m for m in messages)
 
 
+MODELS = """
+from dataclasses import dataclass
+
+from toolwire import ToolResult
+
+
+@dataclass
+class Step:
+    name: str
+    result: ToolResult
+    results: list[ToolResult]
+
+
+class Runner:
+    def __init__(self) -> None:
+        self.title = "runner"
+
+    def run(self) -> None:
+        self.last = ToolResult.text("done")
+
+    def fetch(self) -> ToolResult:
+        return ToolResult.text("x")
+
+    def describe(self) -> str:
+        return "runner"
+"""
+
+CLASS_USER = """
+import logging
+
+from app.models import Runner
+from app.util import Step
+
+log = logging.getLogger(__name__)
+
+
+def show(step: Step, runner: Runner) -> None:
+    log.info("%s", step.result)  # expect: TW204
+    log.info("%s", step.results)  # expect: TW204
+    log.info("%s", runner.fetch())  # expect: TW204
+    log.info("%s", runner.last)  # expect: TW204
+    log.info("%s", Step("a", runner.fetch(), []).result)  # expect: TW204
+    log.info("%s", step.result.content)
+    log.info("%s %s", step.name, runner.title)
+    log.info("%s", runner.describe())
+    log.info("%s", [r.is_error for r in step.results])
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_imported_classes_fields_and_methods(tmp_path: Path, jobs: str) -> None:
+    """Issue 23: an imported dataclass's fields, the attributes an imported class's methods
+    set, and its methods' declared returns; also through a package's re-export."""
+    files = {
+        "models.py": MODELS,
+        "util/__init__.py": "from app.models import Step\n",
+        "user.py": CLASS_USER,
+    }
+    write(tmp_path, files)
+    _, found, _ = check(tmp_path, "--jobs", jobs)
+    assert found == expected(tmp_path)
+
+
 def test_one_file_alone_knows_nothing_of_the_others(tmp_path: Path) -> None:
     """flake8 and a one-file run see a module alone: the imported tool is unknown."""
     write(tmp_path, {"tools.py": TOOLS, "helpers.py": HELPERS, "agent.py": AGENT})

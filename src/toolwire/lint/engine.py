@@ -376,6 +376,9 @@ class Project:
             for name, export in exports.functions.items():
                 if whole or name in wanted:
                     link.functions[name] = export
+            for name, members in exports.classes.items():
+                if whole or name in wanted:
+                    link.classes[name] = members
         link.tools = frozenset(tools)
         found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
         self._exports[module] = link.exports

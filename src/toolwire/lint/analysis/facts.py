@@ -9,7 +9,8 @@ import ast
 import functools
 import operator
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 import toolwire.lint.analysis.labels as L
 from toolwire.lint.analysis.names import (
@@ -25,6 +26,9 @@ from toolwire.lint.analysis.names import (
 from toolwire.lint.analysis.tool_shapes import ToolShapeFacts, tool_shapes
 from toolwire.lint.config import CallSink, Config
 from toolwire.lint.model import Index, Model, Source, index
+
+if TYPE_CHECKING:
+    from toolwire.lint.analysis.modules import ClassExport
 
 _SEQUENCES = frozenset(
     f"{m}.{n}"
@@ -118,6 +122,7 @@ class ModuleFacts(ToolShapeFacts):
         known_tools: frozenset[str] = frozenset(),
         shallow: frozenset[int] = frozenset(),
         package: bool = False,
+        imported_classes: Mapping[str, ClassExport] | None = None,
     ) -> None:
         """`shallow`: top-level definitions (by id) the pre-filter found irrelevant; only
         the definition is a fact, not what is inside it. `package`: a package's `__init__`."""
@@ -167,6 +172,17 @@ class ModuleFacts(ToolShapeFacts):
         self._known = _known_classes(config)
         self._class_nodes = [n for n in self._every if isinstance(n, ast.ClassDef)]
         self._known_base = len(self._class_nodes)
+        # then the classes of the run's other modules that it imports (`toolwire check`)
+        self.imported_classes: Mapping[str, ClassExport] = imported_classes or {}
+        self._imported_base = self._known_base + len(self._known[0])
+        self._imported_bits: dict[str, int] = {}
+        self.imported_by_bit: dict[int, ClassInfo] = {}
+        for at, (dotted, members) in enumerate(self.imported_classes.items()):
+            bit = self._imported_base + at
+            self._imported_bits[dotted] = bit
+            self.imported_by_bit[bit] = ClassInfo.imported(
+                dotted, dict(members.attributes), dict(members.returns)
+            )
         self._typed: dict[str, int] = {}  # `instance_of`, by dotted name
         self._pair_classes: dict[str, bool] = {}  # `pairs_tool`, by class
         self.receivers = L.NOTHING  # instance bits of the classes with sink methods
@@ -372,7 +388,8 @@ class ModuleFacts(ToolShapeFacts):
 
     def callable_returns(self, node: ast.expr | None) -> int:
         """What a call of a value annotated `node` returns, when that is a `Callable[...,
-        R]` (or an optional one): R's labels, through an `Awaitable[R]`/`Coroutine[.., R]`."""
+        R]` (or an optional one) and R holds a result or an artifact: R's labels, through an
+        `Awaitable[R]`/`Coroutine[.., R]`."""
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return self.callable_returns(node.left) | self.callable_returns(node.right)
         if not isinstance(node, ast.Subscript):
@@ -390,7 +407,8 @@ class ModuleFacts(ToolShapeFacts):
         ):
             inner = returned.slice
             returned = inner.elts[-1] if isinstance(inner, ast.Tuple) and inner.elts else inner
-        return self.annotation(returned) & (L.RESULT | L.RESULTS | L.ARTIFACT | L.MAYBE_NONE)
+        labels = self.annotation(returned)
+        return labels if labels & (L.RESULT | L.RESULTS | L.ARTIFACT) else L.NOTHING
 
     # -- collection -------------------------------------------------------------------------
 
@@ -474,6 +492,8 @@ class ModuleFacts(ToolShapeFacts):
         out = self._typed.get(dotted)
         if out is None:
             out = L.SOURCE_OWNER if matches(dotted, self._source_owners) else L.NOTHING
+            if dotted in self._imported_bits:
+                out |= L.instance(self._imported_bits[dotted])
             names, matcher = self._known[:2]
             # a known class ends with its own name: most names are not asked further
             if dotted.rpartition(".")[2] in self._known[4] and matches(dotted, matcher):

@@ -100,7 +100,7 @@ class Flow(Statements, Expressions, Calls, Exporting, Seeding):
             if annotated & DECLARED:
                 declared[arg.arg] = annotated & (DECLARED | L.MAYBE_NONE)
             returned = self.facts.callable_returns(arg.annotation)
-            if returned & ~L.MAYBE_NONE:
+            if returned:
                 env.bind_callee(arg.arg, returned)
         for rest in (args.vararg, args.kwarg):
             if rest is not None:

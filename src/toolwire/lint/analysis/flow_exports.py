@@ -10,7 +10,8 @@ import operator
 import toolwire.lint.analysis.labels as L
 from toolwire.lint.analysis.context import UNBOUND, join_bound
 from toolwire.lint.analysis.flow_base import FlowBase, declared_returns
-from toolwire.lint.analysis.modules import KINDS, Effect, Exports, FunctionExport
+from toolwire.lint.analysis.modules import KINDS, ClassExport, Effect, Exports, FunctionExport
+from toolwire.lint.analysis.names import ClassInfo
 from toolwire.lint.findings import Finding
 
 _KIND_MASKS = {kind: mask for kind, mask in KINDS}
@@ -66,12 +67,20 @@ class Exporting(FlowBase):
                 export = FunctionExport(returns & _KEPT)
             if export is not None:
                 functions[f"{module}.{name}"] = export
+        classes = {
+            info.qualname: members
+            for info in self.facts.classes.values()
+            if module and (members := _class_export(info)) is not None
+        }
         # what it imports from the run's other modules, it re-exports under its own name
+        imported_classes = self.facts.imported_classes
         for local, dotted in self.facts.names.aliases.items():
             export = self.imported.get(dotted)
             if export is not None:
                 functions.setdefault(f"{module}.{local}", export)
-        return Exports(tools, functions)
+            if dotted in imported_classes:
+                classes.setdefault(f"{module}.{local}", imported_classes[dotted])
+        return Exports(tools, functions, classes)
 
     def _export(
         self, name: str, definition: ast.FunctionDef | ast.AsyncFunctionDef, returns: int
@@ -124,3 +133,12 @@ class Exporting(FlowBase):
         only its last link, so the message does not grow with the chain."""
         origin = self._origins.get(finding.message)
         return origin or (module, finding.line, finding.code, finding.message)
+
+
+def _class_export(info: ClassInfo) -> ClassExport | None:
+    """Only what holds something tracked, without the instance bits (they are the module's
+    own numbering)."""
+    attributes = {**info.attributes, **info.assigned}
+    kept = tuple((n, labels & _KEPT) for n, labels in attributes.items() if labels & _KEPT)
+    returns = tuple((n, labels & _KEPT) for n, labels in info.returns.items() if labels & _KEPT)
+    return ClassExport(kept, returns) if kept or returns else None

@@ -50,12 +50,22 @@ class FunctionExport:
     effects: tuple[Effect, ...] | None = None  # None: not summarised per parameter
 
 
+@dataclass(frozen=True, slots=True)
+class ClassExport:
+    """What an instance of a class gives: its fields (annotated, or set by its methods) and
+    its methods' declared returns, where they hold something tracked."""
+
+    attributes: tuple[tuple[str, int], ...] = ()
+    returns: tuple[tuple[str, int], ...] = ()
+
+
 @dataclass
 class Exports:
     """What a module gives the modules that import it."""
 
     tools: frozenset[str] = frozenset()  # dotted names of its tool classes
     functions: dict[str, FunctionExport] = field(default_factory=dict)  # by dotted name
+    classes: dict[str, ClassExport] = field(default_factory=dict)  # by dotted name
 
 
 @dataclass
@@ -65,6 +75,7 @@ class Link:
 
     tools: frozenset[str] = frozenset()
     functions: dict[str, FunctionExport] = field(default_factory=dict)
+    classes: dict[str, ClassExport] = field(default_factory=dict)
     demanded: frozenset[str] = frozenset()  # its top-level names imported by relevant modules
     exports: Exports = field(default_factory=Exports)
 

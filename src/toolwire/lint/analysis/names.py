@@ -56,6 +56,15 @@ class ClassInfo:
         self._load()
         return self._returns
 
+    @classmethod
+    def imported(
+        cls, qualname: str, attributes: dict[str, int], returns: dict[str, int]
+    ) -> ClassInfo:
+        """A class of another module of the run, known by its export."""
+        name = qualname.rpartition(".")[2]
+        node = ast.ClassDef(name=name, bases=[], keywords=[], body=[], decorator_list=[])
+        return cls(name, qualname, node, [], _attributes=attributes, _returns=returns)
+
     def _load(self) -> None:
         if self.facts is not None:
             facts, self.facts = self.facts(), None

@@ -48,12 +48,14 @@ def analyse(parsed: Parsed, checks: Visitors) -> list[Finding]:
     known_tools = parsed.known_tools
     package = is_package(parsed.path)
     imported = {}
+    classes = link.classes if link is not None else {}
     if link is not None:
         known_tools |= link.tools
         imported = link.functions
-    # An imported function that returns a result unprompted is a marker too; one that only
-    # passes on what it is given needs a marker elsewhere to be given anything.
-    markers = known_tools
+    # An imported function that returns a result unprompted is a marker too (one that only
+    # passes on what it is given needs a marker elsewhere to be given anything), and so is
+    # an imported class whose instances hold one.
+    markers = known_tools | frozenset(classes)
     if imported:
         markers |= frozenset(n for n, e in imported.items() if e.returns & _UNPROMPTED)
     text = parsed.text
@@ -62,7 +64,9 @@ def analyse(parsed: Parsed, checks: Visitors) -> list[Finding]:
         text = "\n".join(lines)
     if not relevant(text, config, markers):
         if link is not None and link.demanded:
-            facts = ModuleFacts(tree, config, parsed.module, known_tools, package=package)
+            facts = ModuleFacts(
+                tree, config, parsed.module, known_tools, package=package, imported_classes=classes
+            )
             flow = Flow(Context(facts, lines, parsed.path), checks, imported)
             flow.module_bindings(tree)
             link.exports = flow.exports(link.demanded)
@@ -71,7 +75,7 @@ def analyse(parsed: Parsed, checks: Visitors) -> list[Finding]:
     shallow = skip or frozenset()
     if shallow and link is not None and link.demanded:  # summarised for other modules
         shallow -= {id(n) for n in tree.body if getattr(n, "name", None) in link.demanded}
-    facts = ModuleFacts(tree, config, parsed.module, known_tools, shallow, package)
+    facts = ModuleFacts(tree, config, parsed.module, known_tools, shallow, package, classes)
     ctx = Context(facts, lines, parsed.path)
     flow = Flow(ctx, checks, imported)
     flow.module(tree, skip)
