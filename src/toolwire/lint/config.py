@@ -136,6 +136,8 @@ class Config:
     exclude: tuple[str, ...] = ()
     force_exclude: bool = False
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # `toolwire check`'s baseline file, resolved against the config file's directory.
+    baseline: Path | None = field(default=None, compare=False)
     model: Model = field(default_factory=load_model)
     source: Path | None = field(default=None, compare=False)
 
@@ -337,6 +339,7 @@ _KEYS = {
     "extend-exclude",
     "force-exclude",
     "per-file-ignores",
+    "baseline",
 }
 
 
@@ -528,8 +531,18 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
         exclude=exclude,
         force_exclude=force_exclude,
         per_file_ignores=_per_file_ignores(path, get("per-file-ignores", {})),
+        baseline=_baseline(path, get("baseline")),
         source=path,
     )
+
+
+def _baseline(path: Path | None, value: object) -> Path | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(path, "baseline", f"expected a file path, got {value!r}")
+    base = path.parent if path is not None else Path.cwd()
+    return Path(os.path.abspath(base / value))
 
 
 def _dedupe(items: Iterable[_T]) -> list[_T]:
