@@ -146,12 +146,15 @@ def check_source(
     lines = source_lines(text)
     findings = check_parsed(Parsed(tree, lines, path, config, module, known_tools, link, text))
     if suppress:  # `per-file-ignores`: suppression comments kept in the config
+        from toolwire.lint.checks.tw001 import unused
+
         comments = Suppressions(lines, text)
         findings = [
             f
-            for f in findings
+            for f in findings + unused(findings, comments, config, path)
             if not comments.suppressed(f.line, f.code) and not config.silenced(path, f.code)
         ]
+        findings.sort()
     return findings
 
 
