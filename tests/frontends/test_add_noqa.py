@@ -122,3 +122,19 @@ def test_add_noqa_refuses_stdin_and_a_baseline(tmp_path: Path) -> None:
     for args in (["-"], ["--baseline", "b.json", "."]):
         done = run_toolwire(["check", "--add-noqa", *args], cwd=root)
         assert done.returncode == 2 and "Error: --add-noqa" in done.stderr, done.stderr
+
+
+def test_with_a_baseline_in_the_config_only_new_findings_get_comments(tmp_path: Path) -> None:
+    old = "from toolwire import ToolResult\n\n\ndef f(r: ToolResult) -> str:\n    return str(r)\n"
+    config = CONFIG + 'baseline = "tw.json"\n'
+    root = write(tmp_path, {"pyproject.toml": config, "old.py": old})
+    # No baseline yet: --add-noqa does not write one, it comments every finding.
+    done = run_toolwire(["check", "--add-noqa", "."], cwd=root)
+    assert done.returncode == 0 and not (root / "tw.json").exists()
+    (root / "old.py").write_text(old, encoding="utf-8")
+    assert run_toolwire(["check", "."], cwd=root).returncode == 0  # records the baseline
+    (root / "new.py").write_text(old.replace("def f", "def g"), encoding="utf-8")
+    done = run_toolwire(["check", "--add-noqa", "."], cwd=root)
+    assert done.stderr == "toolwire: added 1 noqa comment in 1 file\n"
+    assert (root / "old.py").read_text(encoding="utf-8") == old
+    assert (root / "new.py").read_text(encoding="utf-8").endswith("str(r)  # noqa: TW201\n")

@@ -314,12 +314,8 @@ def run(
 def _adopt(
     findings: list[Finding], tasks: Sequence[Task], configs: ConfigResolver, adoption: Adoption
 ) -> tuple[list[Finding], bool] | int:
-    """The findings left to report after the baseline or `--add-noqa`, and whether the run's
-    work is done (nothing else to say when none is left); or the exit status."""
-    if adoption.add_noqa:
-        from toolwire.lint.commands.add_noqa import add_noqa
-
-        return add_noqa(findings)
+    """The findings left to report after the baseline and `--add-noqa`, and whether the
+    run's work is done (nothing else to say when none is left); or the exit status."""
     path = adoption.baseline
     if path is None:
         try:
@@ -327,11 +323,26 @@ def _adopt(
         except ConfigError as exc:
             click.echo(f"toolwire: {exc}", err=True)
             return 2
-    if path is None:
-        if adoption.update:
-            click.echo("toolwire: --update-baseline needs --baseline FILE or `baseline`", err=True)
-            return 2
-        return findings, False
+    if path is None and adoption.update:
+        click.echo("toolwire: --update-baseline needs --baseline FILE or `baseline`", err=True)
+        return 2
+    if path is not None:
+        # --add-noqa comments what the check would report: the findings the baseline hides
+        # stay as they are, and a baseline that does not exist yet is not written.
+        done = _baseline(findings, tasks, path, adoption.update, record=not adoption.add_noqa)
+        if isinstance(done, int) or done[1]:
+            return done
+        findings = done[0]
+    if adoption.add_noqa:
+        from toolwire.lint.commands.add_noqa import add_noqa
+
+        return add_noqa(findings)
+    return findings, False
+
+
+def _baseline(
+    findings: list[Finding], tasks: Sequence[Task], path: Path, update: bool, *, record: bool
+) -> tuple[list[Finding], bool] | int:
     from toolwire.lint.commands import baseline as bl
 
     def enabled(config: Config, display: str) -> Callable[[str], bool]:
@@ -341,7 +352,7 @@ def _adopt(
     shown = escape(str(path))
     try:
         old = bl.load(path) if path.exists() else None
-        if old is not None and not adoption.update:
+        if old is not None and not update:
             kept, fixed = bl.hide(findings, old, path, scope)
             if fixed:
                 click.echo(
@@ -350,6 +361,8 @@ def _adopt(
                     err=True,
                 )
             return kept, False
+        if old is None and not record:
+            return findings, False
         new, dropped = bl.update(findings, old or [], path, scope)
         bl.dump(path, new)
     except bl.BaselineError as exc:
