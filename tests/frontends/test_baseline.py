@@ -163,3 +163,10 @@ def test_the_baseline_keeps_its_mode_when_updated(tmp_path: Path) -> None:
     os.chmod(root / "tw.json", 0o640)
     _check(root, "--baseline", "tw.json", "--update-baseline", ".")
     assert (root / "tw.json").stat().st_mode & 0o777 == 0o640
+
+
+def test_help_lists_the_adoption_options(tmp_path: Path) -> None:
+    done = run_toolwire(["check", "--help"], cwd=tmp_path)
+    assert done.returncode == 0
+    for option in ("--baseline FILE", "--update-baseline", "--add-noqa"):
+        assert option in done.stdout

@@ -349,7 +349,7 @@ def _baseline(
         return lambda code: config.enabled(code) and not config.silenced(display, code)
 
     scope = bl.Scope({bl.relative(t.display, path): enabled(t.config, t.display) for t in tasks})
-    shown = escape(str(path))
+    shown = escape(display_path(path, Path.cwd()))
     try:
         old = bl.load(path) if path.exists() else None
         if old is not None and not update:
