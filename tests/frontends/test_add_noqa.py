@@ -138,3 +138,26 @@ def test_with_a_baseline_in_the_config_only_new_findings_get_comments(tmp_path: 
     assert done.stderr == "toolwire: added 1 noqa comment in 1 file\n"
     assert (root / "old.py").read_text(encoding="utf-8") == old
     assert (root / "new.py").read_text(encoding="utf-8").endswith("str(r)  # noqa: TW201\n")
+
+
+def test_codes_go_after_the_codes_flake8_reads(tmp_path: Path) -> None:
+    def leak(comment: str) -> str:
+        head = "from toolwire import ToolResult\n\n\ndef f(r: ToolResult) -> str:\n"
+        return f"{head}    return str(r)  # {comment}\n"
+
+    comments = {
+        "noqa: E501 long url": "noqa: E501, TW201 long url",
+        "noqa: E501,W291": "noqa: E501,W291, TW201",
+        "noqa:because": "noqa:TW201, because",
+        "toolwire: ignore[TW301]": "toolwire: ignore[TW301]  # noqa: TW201",
+    }
+    root = write(tmp_path, {"pyproject.toml": CONFIG})
+    for number, comment in enumerate(comments):
+        (root / f"m{number}.py").write_text(leak(comment), encoding="utf-8")
+    done = run_toolwire(["check", "--add-noqa", "."], cwd=root)
+    assert done.stderr == "toolwire: added 4 noqa comments in 4 files\n"
+    for number, after in enumerate(comments.values()):
+        assert (root / f"m{number}.py").read_text(encoding="utf-8") == leak(after)
+    assert run_toolwire(["check", "."], cwd=root).returncode == 0
+    flake8 = run_flake8(["--select", "TW", "."], root)
+    assert (flake8.returncode, flake8.stdout) == (0, "")

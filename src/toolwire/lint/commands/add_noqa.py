@@ -27,6 +27,7 @@ from toolwire.lint.findings import Finding, escape
 from toolwire.lint.suppressions import Suppressions, split_codes
 
 UNREADABLE = "TW000"
+_LEADING_CODES = re.compile(r"[A-Z]+[0-9]+(?:,?[ \t]*[A-Z]+[0-9]+)*", re.I)
 _PIECE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
@@ -57,7 +58,12 @@ def with_noqa(data: bytes, findings: Iterable[Finding]) -> tuple[bytes, int] | N
             new = sorted(c for c in codes if not any(c.startswith(h) for h in have))
             if not new:
                 continue
-            body = body[: directive.end] + ", " + ", ".join(new) + body[directive.end :]
+            # After the leading codes, which flake8 and ruff read, not after words that
+            # only our pattern takes for codes (`noqa: E501 long URL`).
+            lead = _LEADING_CODES.match(body, directive.start)
+            at = lead.end() if lead else directive.start
+            added = ", ".join(new)
+            body = body[:at] + (", " + added if lead else added + ", ") + body[at:]
         else:
             body = body.rstrip() + "  # noqa: " + ", ".join(sorted(codes))
         pieces[number - 1] = body + ending
