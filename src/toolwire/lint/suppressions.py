@@ -56,7 +56,7 @@ class Suppressions:
     lines: Sequence[str]
     text: str
     _ranges: dict[int, tuple[int, int]] | None = field(default=None, init=False)
-    _comments: set[int] = field(default_factory=set, init=False)
+    _comments: dict[int, int] = field(default_factory=dict, init=False)  # line -> column
     _marked: bool | None = field(default=None, init=False)
 
     def suppressed(self, line: int, code: str) -> bool:
@@ -92,25 +92,25 @@ class Suppressions:
         if not self.marked:
             return
         self.range(1)
-        for number in sorted(self._comments):
+        for number, column in sorted(self._comments.items()):
             text = self.lines[number - 1] if number <= len(self.lines) else ""
             for kind, pattern in (("noqa", NOQA), ("ignore", IGNORE)):
-                match = pattern.search(text)
+                match = pattern.search(text, column)
                 if match and match["codes"] is not None:
                     codes = tuple(split_codes(match["codes"]))
                     yield Directive(number, kind, codes, match.start("codes"), match.end("codes"))
 
-    def _tokenize(self) -> tuple[dict[int, tuple[int, int]], set[int]]:
+    def _tokenize(self) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
         ranges: dict[int, tuple[int, int]] = {}
-        comments: set[int] = set()
+        comments: dict[int, int] = {}
         first, last = 0, -1
         try:
             for token in tokenize.generate_tokens(io.StringIO(self.text, newline=None).readline):
-                kind, (start, _), (end, _) = token.type, token.start, token.end
+                kind, (start, column), (end, _) = token.type, token.start, token.end
                 if kind in (tokenize.ENDMARKER, tokenize.DEDENT):
                     continue
                 if kind == tokenize.COMMENT:
-                    comments.add(start)
+                    comments[start] = column
                 first = start if last < 0 else min(first, start)
                 last = max(last, end)
                 if kind in (tokenize.NL, tokenize.NEWLINE):
