@@ -37,7 +37,7 @@ def test_every_check_has_its_rule_and_every_syntax_rule_its_check() -> None:
 @pytest.mark.parametrize("code", DESIGN_CODES)
 def test_rule_files_are_complete(code: str) -> None:
     rule = catalog()[code]
-    assert rule.family in (*FAMILIES, "input")
+    assert rule.family in (*FAMILIES, "input", "suppression")
     assert set(rule.layers) <= set(LAYERS)
     assert rule.section("What it does") and rule.section("Why is this bad?")
     if code == "TW000":
@@ -93,3 +93,15 @@ def test_version() -> None:
 
     done = toolwire("--version")
     assert done.returncode == 0 and package.__version__ in done.stdout
+
+
+def test_rules_off_by_default_are_read_alike_by_the_config_and_the_catalog() -> None:
+    from toolwire.lint.config import code_enabled, off_by_default
+
+    assert off_by_default() == {code for code, rule in catalog().items() if not rule.default}
+    assert off_by_default() == {"TW001"}
+    assert not code_enabled("TW001", (), ())
+    assert not code_enabled("TW001", (), ("TW2",))
+    assert code_enabled("TW001", ("TW",), ())
+    assert not code_enabled("TW001", ("TW",), ("TW001",))
+    assert code_enabled("TW204", (), ())

@@ -37,6 +37,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "toolwire.lint.signatures",
         "toolwire.lint.prefilter",
         "toolwire.lint.writes",
+        "toolwire.lint.suppressions",
         "toolwire.lint._discovery",
     ),
     ("toolwire.lint.analysis",),

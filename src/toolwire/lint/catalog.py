@@ -119,6 +119,7 @@ class Rule:
     messages: Mapping[str, str] = field(default_factory=dict)  # finding -> text, both layers
     example_module: str = ""  # the module name the examples are checked as
     source: str = ""
+    default: bool = True  # on unless `select` is set; `default = false`: only when selected
 
     @property
     def mypy_error_code(self) -> str:
@@ -174,6 +175,7 @@ def parse_rule(text: str, source: str = "") -> Rule:
             messages=meta.get("messages", {}),
             example_module=meta.get("example-module", ""),
             source=source,
+            default=meta.get("default", True),
         )
     except KeyError as exc:
         raise CatalogError(f"{source}: front matter lacks {exc.args[0]!r}") from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import keyword
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -136,6 +137,8 @@ class Config:
     exclude: tuple[str, ...] = ()
     force_exclude: bool = False
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # `toolwire check`'s baseline file, resolved against the config file's directory.
+    baseline: Path | None = field(default=None, compare=False)
     model: Model = field(default_factory=load_model)
     source: Path | None = field(default=None, compare=False)
 
@@ -242,7 +245,10 @@ def _shape(core: ResultType) -> tuple[Any, ...]:
 
 
 def code_enabled(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
-    """flake8 semantics: the longest matching prefix wins, select beats ignore on a tie."""
+    """flake8 semantics: the longest matching prefix wins, select beats ignore on a tie.
+    A rule that is off by default (TW001) needs a `select` that names it or a prefix."""
+    if not select and code in off_by_default():
+        return False
     best_select = max((len(p) for p in select if code.startswith(p)), default=-1 if select else 0)
     best_ignore = max((len(p) for p in ignore if code.startswith(p)), default=-1)
     return best_select >= 0 and best_select >= best_ignore
@@ -337,6 +343,7 @@ _KEYS = {
     "extend-exclude",
     "force-exclude",
     "per-file-ignores",
+    "baseline",
 }
 
 
@@ -528,8 +535,18 @@ def config_from_table(table: dict[str, Any], path: Path | None = None) -> Config
         exclude=exclude,
         force_exclude=force_exclude,
         per_file_ignores=_per_file_ignores(path, get("per-file-ignores", {})),
+        baseline=_baseline(path, get("baseline")),
         source=path,
     )
+
+
+def _baseline(path: Path | None, value: object) -> Path | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(path, "baseline", f"expected a file path, got {value!r}")
+    base = path.parent if path is not None else Path.cwd()
+    return Path(os.path.abspath(base / value))
 
 
 def _dedupe(items: Iterable[_T]) -> list[_T]:
@@ -622,6 +639,27 @@ def known_codes() -> frozenset[str]:
     return frozenset(
         n[:-3] for n in names if len(n) == 8 and n.startswith("TW") and n.endswith(".md")
     )
+
+
+@cache
+def off_by_default() -> frozenset[str]:
+    """The codes whose rule file says `default = false` in its front matter; read from
+    the text, as `known_codes`, so that loading a config parses no rule file."""
+    from toolwire.lint.catalog import CatalogError, rules_dir
+
+    found = set()
+    try:
+        for entry in rules_dir().iterdir():
+            if len(entry.name) == 8 and entry.name.startswith("TW") and entry.name[2:5].isdigit():
+                head = entry.read_text(encoding="utf-8").partition("\n+++\n")[0]
+                if _DEFAULT_OFF.search(head):
+                    found.add(entry.name[:5])
+    except (CatalogError, OSError):
+        return frozenset()
+    return frozenset(found)
+
+
+_DEFAULT_OFF = re.compile(r"^default\s*=\s*false\b", re.M)
 
 
 def _model(path: Path | None, preset_names: Sequence[str]) -> Model:

@@ -98,6 +98,8 @@ def _facts(rule: Rule) -> list[str]:
     else:
         facts.append("- **Fix:** by hand")
     facts.append(f"- **Suppress:** {_suppressions(rule)}")
+    if not rule.default:
+        facts.append(f'- **Default:** off; on with `select = ["{rule.code}"]` (or a prefix of it)')
     if rule.config:
         settings = ", ".join(f"`{key} = {value!r}`" for key, value in rule.config.items())
         facts.append(f"- **Examples assume:** {settings}".replace("'", '"'))

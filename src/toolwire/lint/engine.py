@@ -23,19 +23,18 @@ from typing import TYPE_CHECKING, Protocol
 from toolwire.lint.config import Config
 from toolwire.lint.files import real_path
 from toolwire.lint.findings import Finding, unreadable
+from toolwire.lint.suppressions import Suppressions
 
 if TYPE_CHECKING:
     from toolwire.lint.analysis.modules import Exports, Graph, Link
     from toolwire.lint.analysis.run import Parsed
 
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+\d*(?:[,\s]+[A-Z]+\d*)*))?", re.I)
 _ANALYSIS_DEPTH = 20_000
 TOO_DEEP_TO_ANALYSE = "cannot analyse: too deeply nested"
 _UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")  # before UTF-16: same first bytes
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 # Syntax of a later Python than the one running toolwire (PEP 695 is 3.12).
 _NEWER_SYNTAX = re.compile(r"^\s*(type\s+\w+\s*[\[=]|(async\s+)?(def|class)\s+\w+\s*\[)")
-_IGNORE = re.compile(r"#\s*toolwire:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I)
 # Python's tokenizer, and so every line number of a tree, breaks lines only here.
 _BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -147,9 +146,15 @@ def check_source(
     lines = source_lines(text)
     findings = check_parsed(Parsed(tree, lines, path, config, module, known_tools, link, text))
     if suppress:  # `per-file-ignores`: suppression comments kept in the config
+        from toolwire.lint.checks.tw001 import unused
+
+        comments = Suppressions(lines, text)
         findings = [
-            f for f in findings if not suppressed(f, lines) and not config.silenced(path, f.code)
+            f
+            for f in findings + unused(findings, comments, config, path)
+            if not comments.suppressed(f.line, f.code) and not config.silenced(path, f.code)
         ]
+        findings.sort()
     return findings
 
 
@@ -185,26 +190,6 @@ def deep_walks(depth: int = _ANALYSIS_DEPTH) -> Iterator[None]:
         yield
     finally:
         sys.setrecursionlimit(limit)
-
-
-def suppressed(finding: Finding, lines: Sequence[str]) -> bool:
-    """`# noqa`, `# noqa: TW301`, `# toolwire: ignore` or `# toolwire: ignore[TW301]`."""
-    if not 0 < finding.line <= len(lines):
-        return False
-    text = lines[finding.line - 1]
-    if "#" not in text:
-        return False
-    for pattern in (_NOQA, _IGNORE):
-        match = pattern.search(text)
-        if match:
-            codes = match["codes"]
-            if codes is None or _covers(codes, finding.code):
-                return True
-    return False
-
-
-def _covers(codes: str, code: str) -> bool:
-    return any(code.startswith(c.upper()) for c in re.split(r"[,\s]+", codes.strip()) if c)
 
 
 def module_name(path: Path, config: Config) -> str | None:

@@ -1,7 +1,8 @@
 """The flake8 front-end: `flake8 --select TW`. flake8 parses; the plugin reuses its tree.
 
-flake8 applies `# noqa` itself; the table's `per-file-ignores` are applied here, and with
-`force-exclude` a file its `exclude` matches gets no finding. The config is the nearest
+flake8 applies `# noqa` itself (TW001 judges those comments here); the table's
+`per-file-ignores` are applied here, and with `force-exclude` a file its `exclude`
+matches gets no finding. The config is the nearest
 `[tool.toolwire]` table of each file, or `--toolwire-config FILE`; a bad table of a file
 becomes one TW000 finding, never a crash; a bad `--toolwire-config` or TW code in
 `--select` stops flake8 as a bad option.
@@ -87,6 +88,11 @@ class ToolwireChecker:
         from toolwire.lint.analysis.run import Parsed
 
         found = check_parsed(Parsed(self.tree, lines, self.filename, config, module, text=text))
+        if config.enabled("TW001"):  # flake8 applies `# noqa` itself, to these too
+            from toolwire.lint.checks.tw001 import unused
+            from toolwire.lint.suppressions import Suppressions
+
+            found += unused(found, Suppressions(lines, text), config, self.filename)
         if named is None or not config.per_file_ignores:
             return found
         return [f for f in found if not config.silenced(named, f.code)]

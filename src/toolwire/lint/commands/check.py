@@ -11,7 +11,7 @@ import io
 import os
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -41,6 +41,15 @@ class Output:
     file: Path | None = None
     quiet: bool = False
     statistics: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Adoption:
+    """`--baseline FILE` (else the config's `baseline`), `--update-baseline`, `--add-noqa`."""
+
+    baseline: Path | None = None
+    update: bool = False
+    add_noqa: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +145,24 @@ def _split_codes(
     is_flag=True,
     help="Report how many findings each code has instead of the findings (text or json).",
 )
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Hide the findings recorded in this JSON file and report only new ones; when it "
+    "does not exist, record every current finding in it and exit 0. Default: the config's "
+    "`baseline`.",
+)
+@click.option(
+    "--update-baseline",
+    is_flag=True,
+    help="Record the current findings in the baseline again, dropping the fixed ones.",
+)
+@click.option(
+    "--add-noqa",
+    is_flag=True,
+    help="Add `# noqa: TWnnn` comments to every line with a finding, and exit 0.",
+)
 @config_option()
 @click.option(
     "--stdin-filename",
@@ -152,6 +179,9 @@ def command(
     output_file: Path | None,
     quiet: bool,
     statistics: bool,
+    baseline: Path | None,
+    update_baseline: bool,
+    add_noqa: bool,
     config_file: Path | None,
     stdin_filename: str | None,
 ) -> None:
@@ -161,6 +191,10 @@ def command(
     """
     if statistics and output_format not in STATISTICS_FORMATS:
         raise click.UsageError(f"--statistics goes with --format text or json, not {output_format}")
+    if add_noqa and (baseline or update_baseline):
+        raise click.UsageError("--add-noqa goes without --baseline and --update-baseline")
+    if add_noqa and (stdin_filename or "-" in paths):
+        raise click.UsageError("--add-noqa writes files: it cannot read stdin")
     try:
         status = run(
             paths,
@@ -172,6 +206,7 @@ def command(
             config_file=config_file,
             stdin_filename=stdin_filename,
             output=Output(output_file, quiet, statistics),
+            adoption=Adoption(baseline, update_baseline, add_noqa),
         )
     except Exception as exc:  # the last line of defence: never a traceback
         click.echo(f"toolwire: internal error: {type(exc).__name__}: {exc}", err=True)
@@ -206,6 +241,7 @@ def run(
     config_file: Path | None = None,
     stdin_filename: str | None = None,
     output: Output = Output(),
+    adoption: Adoption = Adoption(),
 ) -> int:
     if not paths:
         paths = (STDIN,) if stdin_filename else (".",)
@@ -249,9 +285,17 @@ def run(
     with linked(tasks):  # each module sees what the modules it imports export
         results += _check_all(tasks, _job_count(jobs, len(tasks)))
 
+    findings = [f for found, _ in results for f in found] + input_errors
+    errors = crashes + [e for _, errors in results for e in errors]
+    adopted = _adopt(findings, [*tasks, *([stdin_task] if stdin_task else [])], configs, adoption)
+    if isinstance(adopted, int):
+        return adopted
+    findings, final = adopted
+    if final and not findings and not errors:
+        return 0
     report = Report(
-        findings=[f for found, _ in results for f in found] + input_errors,
-        errors=crashes + [e for _, errors in results for e in errors],
+        findings=findings,
+        errors=errors,
         files_checked=len(files) + len({f.path for f in input_errors}),
         notes=_notes(
             # A FIFO `*.py` is one TW000 and no file to check: not "no Python files found".
@@ -265,6 +309,69 @@ def run(
     if report.input_errors or report.errors:
         return 2
     return 1 if report.findings and not exit_zero else 0
+
+
+def _adopt(
+    findings: list[Finding], tasks: Sequence[Task], configs: ConfigResolver, adoption: Adoption
+) -> tuple[list[Finding], bool] | int:
+    """The findings left to report after the baseline and `--add-noqa`, and whether the
+    run's work is done (nothing else to say when none is left); or the exit status."""
+    path = adoption.baseline
+    if path is None:
+        try:
+            path = configs.load(configs.source_for(Path.cwd() / STDIN)).baseline
+        except ConfigError as exc:
+            click.echo(f"toolwire: {exc}", err=True)
+            return 2
+    if path is None and adoption.update:
+        click.echo("toolwire: --update-baseline needs --baseline FILE or `baseline`", err=True)
+        return 2
+    if path is not None:
+        # --add-noqa comments what the check would report: the findings the baseline hides
+        # stay as they are, and a baseline that does not exist yet is not written.
+        done = _baseline(findings, tasks, path, adoption.update, record=not adoption.add_noqa)
+        if isinstance(done, int) or done[1]:
+            return done
+        findings = done[0]
+    if adoption.add_noqa:
+        from toolwire.lint.commands.add_noqa import add_noqa
+
+        return add_noqa(findings)
+    return findings, False
+
+
+def _baseline(
+    findings: list[Finding], tasks: Sequence[Task], path: Path, update: bool, *, record: bool
+) -> tuple[list[Finding], bool] | int:
+    from toolwire.lint.commands import baseline as bl
+
+    def enabled(config: Config, display: str) -> Callable[[str], bool]:
+        return lambda code: config.enabled(code) and not config.silenced(display, code)
+
+    scope = bl.Scope({bl.relative(t.display, path): enabled(t.config, t.display) for t in tasks})
+    shown = escape(display_path(path, Path.cwd()))
+    try:
+        old = bl.load(path) if path.exists() else None
+        if old is not None and not update:
+            kept, fixed = bl.hide(findings, old, path, scope)
+            if fixed:
+                click.echo(
+                    f"toolwire: note: {bl.plural(fixed, 'baseline entry')} of {shown} "
+                    f"{'is' if fixed == 1 else 'are'} fixed; --update-baseline drops them",
+                    err=True,
+                )
+            return kept, False
+        if old is None and not record:
+            return findings, False
+        new, dropped = bl.update(findings, old or [], path, scope)
+        bl.dump(path, new)
+    except bl.BaselineError as exc:
+        click.echo(f"toolwire: {exc}", err=True)
+        return 2
+    recorded = sum(e.count for e in new)
+    gone = f"; dropped {bl.plural(dropped, 'fixed entry')}" if dropped else ""
+    click.echo(f"toolwire: recorded {bl.plural(recorded, 'finding')} in {shown}{gone}", err=True)
+    return [f for f in findings if f.code == bl.UNREADABLE], True
 
 
 def _write_report(report: Report, output_format: str, output: Output) -> bool:
