@@ -172,17 +172,7 @@ class ModuleFacts(ToolShapeFacts):
         self._known = _known_classes(config)
         self._class_nodes = [n for n in self._every if isinstance(n, ast.ClassDef)]
         self._known_base = len(self._class_nodes)
-        # then the classes of the run's other modules that it imports (`toolwire check`)
-        self.imported_classes: Mapping[str, ClassExport] = imported_classes or {}
-        self._imported_base = self._known_base + len(self._known[0])
-        self._imported_bits: dict[str, int] = {}
-        self.imported_by_bit: dict[int, ClassInfo] = {}
-        for at, (dotted, members) in enumerate(self.imported_classes.items()):
-            bit = self._imported_base + at
-            self._imported_bits[dotted] = bit
-            self.imported_by_bit[bit] = ClassInfo.imported(
-                dotted, dict(members.attributes), dict(members.returns)
-            )
+        self._imported(imported_classes or {})
         self._typed: dict[str, int] = {}  # `instance_of`, by dotted name
         self._pair_classes: dict[str, bool] = {}  # `pairs_tool`, by class
         self.receivers = L.NOTHING  # instance bits of the classes with sink methods
@@ -202,6 +192,17 @@ class ModuleFacts(ToolShapeFacts):
         self.classes: dict[str, ClassInfo] = {}
         self.functions: dict[str, int] = {}
         self._collect(tree, shallow)
+
+    def _imported(self, classes: Mapping[str, ClassExport]) -> None:
+        """The classes of the run's other modules that it imports (`toolwire check`): their
+        instance bits come after the known classes'."""
+        self.imported_classes = classes
+        first = self._known_base + len(self._known[0])
+        self._imported_bits = {dotted: first + at for at, dotted in enumerate(classes)}
+        self.imported_by_bit = {
+            first + at: ClassInfo.imported(dotted, dict(m.attributes), dict(m.returns))
+            for at, (dotted, m) in enumerate(classes.items())
+        }
 
     # -- classification of dotted names -----------------------------------------------------
 
