@@ -225,6 +225,24 @@ class ModuleFacts(ToolShapeFacts):
         out = L.RESULT | (L.SAFE_STR if matches(dotted, self._safe_strings) else L.NOTHING)
         return out | (self.instance_of(dotted) & self.result_bits)
 
+    def classes_of(self, labels: int) -> list[ClassInfo]:
+        """The module's classes and the imported ones that a value of `labels` may be an
+        instance of (by their bits)."""
+        local, imported = self.by_index, self.imported_by_bit
+        return [
+            local[i] if i < len(local) else imported[i]
+            for i in L.instances(labels)
+            if i < len(local) or i in imported
+        ]
+
+    def holding_class(self, labels: int) -> ClassInfo | None:
+        """A class a value of `labels` may be an instance of whose fields hold a result."""
+        for info in self.classes_of(labels):
+            fields = (*info.attributes.values(), *info.assigned.values())
+            if any(L.holds_result(f) for f in fields):
+                return info
+        return None
+
     def result_name(self, labels: int) -> str:
         """The result type a value of `labels` is, for messages, where it is known (one
         type: `ToolMessage`); else the first result class's name."""

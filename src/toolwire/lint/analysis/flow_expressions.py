@@ -238,12 +238,7 @@ class Expressions(FlowBase):
             named = self.facts.local_class(value)
             if named is not None and value.id not in scope.env:
                 return [named]
-        classes, imported = self.facts.by_index, self.facts.imported_by_bit
-        return [
-            classes[i] if i < len(classes) else imported[i]
-            for i in L.instances(labels)
-            if i < len(classes) or i in imported
-        ]
+        return self.facts.classes_of(labels)
 
 
 # Expression type → how it is labelled (names, constants, attributes and calls are asked

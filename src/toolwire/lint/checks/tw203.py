@@ -25,16 +25,31 @@ class ResultSerialised(Check):
             self.report(ctx, node, message(self.code, "call", call=f".{func.attr}", value=shown))
             return
         short = ctx.facts.index.serialisers.get(ctx.qualify(func) or "")
-        if short is not None and node.args and holds_result(ctx, node.args[0]):
-            shown = holder(ctx, node.args[0])
-            self.report(ctx, node, message(self.code, "call", call=short, value=shown))
+        if short is not None and node.args:
+            leaked = _serialised(ctx, node.args[0])
+            if leaked is not None:
+                self.report(ctx, node, message(self.code, "call", call=short, value=leaked))
 
     def visit_Attribute(self, node: ast.Attribute, ctx: Context) -> None:
         attributes = ctx.facts.index.serialiser_attributes
-        if node.attr in attributes and ctx.labels(node.value) & L.RESULT:
-            shown = holder(ctx, node.value)
+        if node.attr not in attributes:
+            return
+        shown = _serialised(ctx, node.value, whole=False)
+        if shown is not None:
             text = message(self.code, "attribute", attribute=f".{node.attr}", value=shown)
             self.report(ctx, node, text)
+
+
+def _serialised(ctx: Context, value: ast.expr, whole: bool = True) -> str | None:
+    """What a serialiser of `value` leaks, for the message: a result (`whole`: or a
+    container of them), or an instance of a class whose fields hold one; None: nothing."""
+    labels = ctx.labels(value)
+    if labels & L.RESULT or (whole and holds_result(ctx, value)):
+        return holder(ctx, value)
+    held = ctx.facts.holding_class(labels)
+    if held is None:
+        return None
+    return f"a {held.name}, which holds a {ctx.facts.result_name(L.NOTHING)}"
 
 
 def _spread(ctx: Context, node: ast.Call) -> bool:
