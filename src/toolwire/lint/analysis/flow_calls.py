@@ -88,6 +88,13 @@ class Calls(FlowBase):
             callee = self.ctx.scope.env.callee(func.id)
             if callee is not None:
                 return self._call_local(node, callee, arguments)
+        elif (  # `partial(send, call_id)(result)`: `send(call_id, result)`
+            isinstance(func, ast.Call)
+            and func.args
+            and not any(isinstance(a, ast.Starred) for a in func.args[:1])
+            and self.ctx.qualify(func.func) in _PARTIALS
+        ):
+            return self._call_local(node, func, arguments)
         elif isinstance(func, ast.Attribute) and func.attr in _RUNNER_METHODS:
             at = _RUNNER_METHODS[func.attr]
             if len(node.args) > at and not any(

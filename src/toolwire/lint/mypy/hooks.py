@@ -10,6 +10,7 @@ it. A check lives in `checks/twNNN.py`, registers itself from the model
 
 from __future__ import annotations
 
+import functools
 import os
 import weakref
 from collections.abc import Callable
@@ -33,6 +34,7 @@ from mypy.types import Type
 
 from toolwire.lint.mypy._codes import error_codes
 from toolwire.lint.mypy._fingerprint import remember, remembered
+from toolwire.lint.mypy._partial import PARTIAL_CALL, partial_call
 from toolwire.lint.mypy._types import children, displayed, holds
 from toolwire.lint.mypy.api import Call, CallCheck, ClassCheck, SinkCheck, ValueCheck
 
@@ -333,6 +335,12 @@ class ToolwirePlugin(Plugin):
         return self._lookup(self._functions, fullname)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if fullname == PARTIAL_CALL:
+            return functools.partial(
+                partial_call,
+                function_hook=self.get_function_hook,
+                method_hook=self.get_method_hook,
+            )
         hook = self._lookup(self._methods, fullname)
         if hook is None and self._dunders:
             dot = fullname.rfind(".")
