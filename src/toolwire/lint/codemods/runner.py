@@ -374,6 +374,9 @@ def _tool_returns(
     outcome.known_tools = report.known_tools
     outcome.members = report.members
     if new is not tree:
+        from toolwire.lint.codemods.unused_imports import drop_unused_imports
+
+        new = drop_unused_imports(tree, new, name, module_name(path, config))
         code: str = new.code
         if code != text:
             outcome.new_text = code
