@@ -374,9 +374,10 @@ def _tool_returns(
     outcome.known_tools = report.known_tools
     outcome.members = report.members
     if new is not tree:
+        from toolwire.lint.codemods.line_length import fit_lines
         from toolwire.lint.codemods.unused_imports import drop_unused_imports
 
-        new = drop_unused_imports(tree, new, name, module_name(path, config))
+        new = fit_lines(text, drop_unused_imports(tree, new, name, module_name(path, config)), path)
         code: str = new.code
         if code != text:
             outcome.new_text = code
