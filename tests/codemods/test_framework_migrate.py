@@ -559,6 +559,18 @@ def _load(root: Path, names: list[str]) -> list[ModuleType]:
     return loaded
 
 
+def _unused_imports(root: Path) -> set[tuple[str, str]]:
+    """ruff's F401 findings: (file, message)."""
+    found = subprocess.run(
+        [RUFF, "check", "--isolated", "--select", "F401", "--output-format", "json", "."],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert found.returncode in (0, 1), found.stderr
+    return {(Path(f["filename"]).name, f["message"]) for f in json.loads(found.stdout)}
+
+
 def _migrate(root: Path, *options: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [TOOLWIRE, "migrate", *options, "."], cwd=root, capture_output=True, text=True
@@ -580,6 +592,7 @@ def test_migrated_tools_give_the_model_the_same_text(case: Case, tmp_path: Path)
     sorted_before = subprocess.run([RUFF, "check", "--select", "I", "."], cwd=root)
     assert sorted_before.returncode == 0  # the fixtures are isort-clean to start with
 
+    unused_before = _unused_imports(root)
     before = [case.invoke(_load(root, sources), n, a) for n, a, _ in case.calls]
 
     done = _migrate(root, "--format", "json")
@@ -610,6 +623,8 @@ def test_migrated_tools_give_the_model_the_same_text(case: Case, tmp_path: Path)
         assert path.read_bytes() != before_files[path.name], path  # every module had tools
     lint = subprocess.run([RUFF, "check", "--select", "I", "."], cwd=root, capture_output=True)
     assert lint.returncode == 0, lint.stdout
+    # No import is left unused by the migration (`@tool` once it became `@result_tool`).
+    assert _unused_imports(root) <= unused_before
     again = _migrate(root, "--check")
     assert again.returncode == 0, again.stdout + again.stderr
 

@@ -47,7 +47,7 @@ from toolwire.lint.model import shapes_for
 from toolwire.lint.pool import parallel_map
 from toolwire.lint.prefilter import Prefilter
 
-__all__ = ["CODEMODS", "FileOutcome", "Summary", "migrate_paths"]
+__all__ = ["CODEMODS", "FileOutcome", "Summary", "migrate_paths", "put"]
 
 CODEMODS = ("tool-returns", "wire-content")
 Mode = Literal["write", "diff", "check"]
@@ -265,7 +265,7 @@ def nesting(tree: ast.AST, limit: int = _MAX_DEPTH) -> int | None:
     return None
 
 
-def _parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[Any, Finding | None]:
+def parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[Any, Finding | None]:
     import libcst as cst
 
     if tree is None:
@@ -298,13 +298,13 @@ def _form_feed_line(text: str) -> int | None:
     return None
 
 
-def _context(path: str) -> Any:
+def codemod_context(path: str) -> Any:
     from libcst.codemod import CodemodContext
 
     return CodemodContext(filename=path)
 
 
-def _run_with_metadata(command: Any, tree: Any) -> Any:
+def run_with_metadata(command: Any, tree: Any) -> Any:
     """`Codemod.transform_module` without its defensive deep copy of a tree parsed just now."""
     from libcst.metadata import MetadataWrapper
 
@@ -321,7 +321,7 @@ def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-def _guarded(work: Callable[[FileOutcome], None], name: str) -> FileOutcome:
+def guarded(work: Callable[[FileOutcome], None], name: str) -> FileOutcome:
     """Run one file's work; whatever goes wrong is a TW000 for that file, never the run's end.
 
     After Ctrl-C (`writes.request_stop`) no file's work begins."""
@@ -341,7 +341,7 @@ def _guarded(work: Callable[[FileOutcome], None], name: str) -> FileOutcome:
 
 
 def tool_returns_file(path: Path, config: Config, cross: CrossFile | None = None) -> FileOutcome:
-    return _guarded(functools.partial(_tool_returns, path, config, cross), str(path))
+    return guarded(functools.partial(_tool_returns, path, config, cross), str(path))
 
 
 def _tool_returns(
@@ -360,7 +360,7 @@ def _tool_returns(
     if text is None:
         outcome.errors.append(problem or unreadable(name, "cannot decode"))
         return
-    tree, problem = _parse_cst(text, name)
+    tree, problem = parse_cst(text, name)
     if tree is None:
         outcome.errors.append(problem or unreadable(name, "cannot parse"))
         return
@@ -374,6 +374,10 @@ def _tool_returns(
     outcome.known_tools = report.known_tools
     outcome.members = report.members
     if new is not tree:
+        from toolwire.lint.codemods.line_length import fit_lines
+        from toolwire.lint.codemods.unused_imports import drop_unused_imports
+
+        new = fit_lines(text, drop_unused_imports(tree, new, name, module_name(path, config)), path)
         code: str = new.code
         if code != text:
             outcome.new_text = code
@@ -401,7 +405,7 @@ class _Finish:
 
 
 def finish_file(task: _Finish) -> FileOutcome:
-    return _guarded(functools.partial(_finish, task), str(task.path))
+    return guarded(functools.partial(_finish, task), str(task.path))
 
 
 def _finish(task: _Finish, outcome: FileOutcome) -> None:
@@ -430,7 +434,7 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
         tree, problem = parse(text, name)
         if tree is None:
             if task.new_text is not None:
-                outcome.errors.append(_broken(name, problem))
+                outcome.errors.append(broken(name, problem))
             elif problem is not None:
                 outcome.errors.append(problem)
             outcome.kept = True
@@ -444,16 +448,21 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
     if tree is None:
         tree, problem = parse(text, name)
         if tree is None:
-            outcome.errors.append(_broken(name, problem))
+            outcome.errors.append(broken(name, problem))
             outcome.kept = True
             return
-    new_data = _encode(data, original, text, name, outcome)
-    if new_data is None or new_data == data:
-        return
+    new_data = encode_like(data, original, text, name, outcome)
+    if new_data is not None and new_data != data:
+        put(path, data, new_data, task.mode, outcome)
+
+
+def put(path: Path, data: bytes, new_data: bytes, mode: Mode, outcome: FileOutcome) -> None:
+    """Write `new_data` over `data` (or make its diff), the outcome saying what happened."""
+    name = outcome.path
     outcome.changed = True
-    if task.mode == "diff":
+    if mode == "diff":
         outcome.diff = unified_diff(name, data, new_data)
-    elif task.mode == "write":
+    elif mode == "write":
         try:
             writes.replace_file(path, new_data, expected=data)
         except writes.ChangedOnDisk:
@@ -481,7 +490,9 @@ def _raced(outcome: FileOutcome) -> None:
     )
 
 
-def _encode(data: bytes, original: str, text: str, name: str, outcome: FileOutcome) -> bytes | None:
+def encode_like(
+    data: bytes, original: str, text: str, name: str, outcome: FileOutcome
+) -> bytes | None:
     """`text` in the file's encoding, or None (and a TW000) unless every byte round-trips."""
     encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
     try:
@@ -533,14 +544,14 @@ def _wire_content(
         return text, tree
     from toolwire.lint.codemods.wire_content import WireContentCommand
 
-    cst_tree, problem = _parse_cst(text, name)
+    cst_tree, problem = parse_cst(text, name)
     if cst_tree is None:
         outcome.errors.append(problem or unreadable(name, "cannot parse"))
         return text, None
     command = WireContentCommand(
-        _context(name), config=config, known_tools=task.known_tools, findings=findings
+        codemod_context(name), config=config, known_tools=task.known_tools, findings=findings
     )
-    new_text: str = _run_with_metadata(command, cst_tree).code
+    new_text: str = run_with_metadata(command, cst_tree).code
     report = command.report
     outcome.sinks, outcome.str_calls = report.sinks, report.str_calls
     outcome.review.extend(report.review)
@@ -557,7 +568,7 @@ def _wire_content(
         return text, tree
     new_tree, problem = parse(new_text, name)
     if new_tree is None:
-        outcome.errors.append(_broken(name, problem))
+        outcome.errors.append(broken(name, problem))
         return text, None
     return new_text, new_tree
 
@@ -601,7 +612,7 @@ def _split_uses(
     return out
 
 
-def _broken(name: str, problem: Finding | None) -> Finding:
+def broken(name: str, problem: Finding | None) -> Finding:
     where = f" (line {problem.line}: {problem.message})" if problem else ""
     return internal_error(
         name, f"the migrated code does not parse{where}; the file was not changed"

@@ -7,6 +7,7 @@ findings into 0: input errors still exit 2.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -14,6 +15,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import click
 
@@ -25,10 +27,16 @@ from toolwire.lint.findings import Finding, escape
 from toolwire.lint.pool import parallel_map
 from toolwire.lint.reporters import FORMATS, Report, RunError, reporter
 
+if TYPE_CHECKING:
+    from toolwire.lint.codemods.runner import FileOutcome
+
 WIRE_CODES = ("TW301", "TW302")
 PARALLEL_ABOVE = 8  # files; below this a process pool costs more than it saves
 PROGRESS_ABOVE = 50  # files
 _CODE = re.compile(r"TW\d{0,3}")
+FIX_ROUNDS = 3  # a fix can change what a module exports, and so the findings of others
+FixMode = Literal["write", "diff"]
+_R = TypeVar("_R")
 
 
 STATISTICS_FORMATS = ("text", "json")
@@ -60,21 +68,43 @@ class Task:
     display: str
     config: Config
     module: str | None
+    fix: FixMode | None = None  # `--fix` / `--diff`: also make the file's safe fixes
 
 
 FileResult = tuple[list[Finding], list[RunError]]
+FixResult = tuple[list[Finding], list[RunError], "FileOutcome | None"]
 
 
 def check_file(task: Task, source: bytes | None = None) -> FileResult:
     """Findings for one file; never raises (a crash becomes an internal error)."""
     try:
-        kept = source if source is not None else kept_source(task.module, task.display)
-        data = kept if kept is not None else read(Path(task.path))
-        if isinstance(data, Finding):
-            return [replace(data, path=task.display)], []
-        return check_source(data, task.display, task.config, module=task.module), []
+        return _checked(task, source)[0], []
     except Exception as exc:
         return [], [internal_error(task.display, exc)]
+
+
+def _checked(task: Task, source: bytes | None) -> tuple[list[Finding], bytes | None]:
+    kept = source if source is not None else kept_source(task.module, task.display)
+    data = kept if kept is not None else read(Path(task.path))
+    if isinstance(data, Finding):
+        return [replace(data, path=task.display)], None
+    return check_source(data, task.display, task.config, module=task.module), data
+
+
+def check_and_fix(task: Task) -> FixResult:
+    """`check_file`, then the fixes of its findings, made from the bytes they are of."""
+    try:
+        found, data = _checked(task, None)
+    except Exception as exc:
+        return [], [internal_error(task.display, exc)], None
+    from toolwire.lint.codemods.reports import FIX
+
+    if task.fix is None or data is None or not any(f.fix == FIX for f in found):
+        return found, [], None
+    from toolwire.lint.codemods.fixes import FixTask, fix_file
+
+    fix = FixTask(task.path, task.display, task.config, tuple(found), data, task.fix)
+    return found, [], fix_file(fix)
 
 
 def internal_error(path: str, exc: BaseException) -> RunError:
@@ -131,6 +161,19 @@ def _split_codes(
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings (not on errors).")
 @click.option(
+    "--fix",
+    is_flag=True,
+    help="Apply the safe fixes (wire-content: `.content` at a sink) in place, then report "
+    "the findings that remain.",
+)
+@click.option(
+    "--diff",
+    "show_diff",
+    is_flag=True,
+    help="Print the safe fixes as a unified diff instead of applying them; write nothing. "
+    "Exit 1 if there is any.",
+)
+@click.option(
     "--output-file",
     "-o",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -176,6 +219,8 @@ def command(
     ignore: tuple[str, ...] | None,
     jobs: int | None,
     exit_zero: bool,
+    fix: bool,
+    show_diff: bool,
     output_file: Path | None,
     quiet: bool,
     statistics: bool,
@@ -193,25 +238,41 @@ def command(
         raise click.UsageError(f"--statistics goes with --format text or json, not {output_format}")
     if add_noqa and (baseline or update_baseline):
         raise click.UsageError("--add-noqa goes without --baseline and --update-baseline")
-    if add_noqa and (stdin_filename or "-" in paths):
+    if add_noqa and (fix or show_diff):
+        raise click.UsageError("--add-noqa goes without --fix and --diff")
+    if add_noqa and (stdin_filename or STDIN in paths):
         raise click.UsageError("--add-noqa writes files: it cannot read stdin")
+    fix_mode: FixMode | None = "diff" if show_diff else "write" if fix else None
+    if fix_mode is not None and (stdin_filename or STDIN in paths):
+        raise click.UsageError("--fix and --diff rewrite files: stdin (`-`) is not supported")
     try:
-        status = run(
-            paths,
-            output_format=output_format,
-            select=select,
-            ignore=ignore,
-            jobs=jobs,
-            exit_zero=exit_zero,
-            config_file=config_file,
-            stdin_filename=stdin_filename,
-            output=Output(output_file, quiet, statistics),
-            adoption=Adoption(baseline, update_baseline, add_noqa),
-        )
+        # Ctrl-C stops between the fixes' writes, never inside one.
+        with _sigint(fix_mode):
+            status = run(
+                paths,
+                output_format=output_format,
+                select=select,
+                ignore=ignore,
+                jobs=jobs,
+                exit_zero=exit_zero,
+                config_file=config_file,
+                stdin_filename=stdin_filename,
+                output=Output(output_file, quiet, statistics),
+                adoption=Adoption(baseline, update_baseline, add_noqa),
+                fix=fix_mode,
+            )
     except Exception as exc:  # the last line of defence: never a traceback
         click.echo(f"toolwire: internal error: {type(exc).__name__}: {exc}", err=True)
         status = 2
     sys.exit(status)
+
+
+def _sigint(fix: FixMode | None) -> contextlib.AbstractContextManager[None]:
+    if fix != "write":
+        return contextlib.nullcontext()
+    from toolwire.lint import writes
+
+    return writes.catch_sigint()
 
 
 # -- the run -------------------------------------------------------------------------------
@@ -242,6 +303,7 @@ def run(
     stdin_filename: str | None = None,
     output: Output = Output(),
     adoption: Adoption = Adoption(),
+    fix: FixMode | None = None,
 ) -> int:
     if not paths:
         paths = (STDIN,) if stdin_filename else (".",)
@@ -274,18 +336,14 @@ def run(
 
     if stdin_task is None:  # read nowhere, counted nowhere (force-exclude)
         files = [f for f in files if str(f) != STDIN]
-    results: list[FileResult] = []
-    if stdin_task is not None:
-        source = read(Path(STDIN))
-        results.append(
-            ([replace(source, path=stdin_task.display)], [])
-            if isinstance(source, Finding)
-            else check_file(stdin_task, source)
-        )
-    with linked(tasks):  # each module sees what the modules it imports export
-        results += _check_all(tasks, _job_count(jobs, len(tasks)))
+    results = [_check_stdin(stdin_task)] if stdin_task is not None else []
+    found, outcomes, before = _check_tree(tasks, _job_count(jobs, len(tasks)), fix)
+    results += found
+    if fix == "diff":
+        return _write_diff(results, crashes, outcomes, input_errors, output)
 
     findings = [f for found, _ in results for f in found] + input_errors
+    findings += [e for o in outcomes for e in o.errors]
     errors = crashes + [e for _, errors in results for e in errors]
     adopted = _adopt(findings, [*tasks, *([stdin_task] if stdin_task else [])], configs, adoption)
     if isinstance(adopted, int):
@@ -304,6 +362,8 @@ def run(
         ),
     )
     report.quiet = output.quiet
+    if fix is not None:
+        report.fixed = max(0, before - sum(len(found) for found, _ in results))
     if not _write_report(report, output_format, output):
         return 2
     if report.input_errors or report.errors:
@@ -449,11 +509,88 @@ def _show_progress(files: int) -> bool:
     return files > PROGRESS_ABOVE and sys.stderr.isatty() and not os.environ.get("CI")
 
 
-def _check_all(tasks: Sequence[Task], jobs: int) -> list[FileResult]:
+def _check_all(tasks: Sequence[Task], jobs: int, work: Callable[[Task], _R]) -> list[_R]:
     """Results in the order of `tasks`, checked in `jobs` processes."""
     if not tasks:
         return []
     if not _show_progress(len(tasks)):
-        return parallel_map(check_file, tasks, jobs)
+        return parallel_map(work, tasks, jobs)
     with click.progressbar(length=len(tasks), label="toolwire", file=sys.stderr) as bar:
-        return parallel_map(check_file, tasks, jobs, bar.update)
+        return parallel_map(work, tasks, jobs, bar.update)
+
+
+def _check_stdin(task: Task) -> FileResult:
+    source = read(Path(STDIN))
+    if isinstance(source, Finding):
+        return [replace(source, path=task.display)], []
+    return check_file(task, source)
+
+
+def _check_tree(
+    tasks: Sequence[Task], jobs: int, mode: FixMode | None
+) -> tuple[list[FileResult], list[FileOutcome], int]:
+    """(the findings that remain, what each fix did, how many findings there were first).
+
+    With `--diff` those are the findings before the fixes. A written fix can change what
+    its module exports to the others, so the tree is checked (and fixed) again until
+    nothing changes.
+    """
+    if mode is None:
+        with linked(tasks):  # each module sees what the modules it imports export
+            return _check_all(tasks, jobs, check_file), [], 0
+    plan = [replace(task, fix=mode) for task in tasks]
+    outcomes: dict[str, FileOutcome] = {}  # the last round's word on each file
+    before: int | None = None
+    for _ in range(FIX_ROUNDS):
+        with linked(tasks):
+            found = _check_all(plan, jobs, check_and_fix)
+        results = [(findings, errors) for findings, errors, _ in found]
+        if before is None:
+            before = sum(len(findings) for findings, _ in results)
+        made = [outcome for *_, outcome in found if outcome is not None]
+        outcomes.update((o.path, o) for o in made)
+        if mode == "diff" or not any(o.changed for o in made):
+            return results, list(outcomes.values()), before
+    with linked(tasks):
+        return _check_all(tasks, jobs, check_file), list(outcomes.values()), before or 0
+
+
+def _write_diff(
+    results: list[FileResult],
+    crashes: list[RunError],
+    outcomes: list[FileOutcome],
+    input_errors: list[Finding],
+    output: Output,
+) -> int:
+    """`--diff`: the patch on stdout (or `output.file`), problems and a summary on stderr."""
+    changed = sorted((o for o in outcomes if o.changed), key=lambda o: o.path)
+    problems = sorted(
+        [f for found, _ in results for f in found if f.code == "TW000"]
+        + input_errors
+        + [e for o in outcomes for e in o.errors]
+    )
+    errors = sorted(crashes + [e for _, errors in results for e in errors])
+    patch = b"".join(o.diff for o in changed)
+    try:
+        if output.file is not None:
+            output.file.write_bytes(patch)
+        else:
+            sys.stdout.buffer.write(patch)
+            sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as exc:
+        where = escape(str(output.file))
+        click.echo(f"toolwire: cannot write {where}: {exc.strerror or exc}", err=True)
+        return 2
+    for line in [p.as_text() for p in problems] + [e.as_text() for e in errors]:
+        click.echo(line, err=True)
+    if not output.quiet:
+        fixes = sum(o.sinks + o.str_calls for o in changed)
+        files = f"{len(changed)} file{'' if len(changed) == 1 else 's'}"
+        click.echo(
+            f"toolwire: would fix {fixes} finding{'' if fixes == 1 else 's'} in {files}", err=True
+        )
+    if problems or errors:
+        return 2
+    return 1 if changed else 0

@@ -34,6 +34,7 @@ class Report:
     files_checked: int = 0
     notes: list[str] = field(default_factory=list)
     quiet: bool = False  # `--quiet`: the remarks for people are internal errors only
+    fixed: int | None = None  # `--fix`: how many findings the fixes removed
 
     def __post_init__(self) -> None:
         self.findings = sorted(self.findings)
@@ -68,7 +69,7 @@ class Report:
     @property
     def summary(self) -> dict[str, object]:
         by_code = Counter(f.code for f in self.findings)
-        return {
+        summary: dict[str, object] = {
             "files_checked": self.files_checked,
             "files_with_findings": self.files_with_findings,
             "findings": len(self.findings),
@@ -76,11 +77,20 @@ class Report:
             "internal_errors": len(self.errors),
             "by_code": dict(sorted(by_code.items())),
         }
+        if self.fixed is not None:
+            summary["fixed"] = self.fixed
+        return summary
 
     def summary_line(self) -> str:
         files = _plural(self.files_checked, "file")
         count = len(self.findings)
-        if count:
+        if self.fixed is not None:
+            # as ruff's "Found 6 errors (4 fixed, 2 remaining)"
+            line = (
+                f"toolwire: {_plural(count + self.fixed, 'finding')} ({self.fixed} fixed, "
+                f"{count} remaining) in {files}"
+            )
+        elif count:
             line = f"toolwire: {_plural(count, 'finding')} in {self.files_with_findings} of {files}"
         else:
             line = f"toolwire: no findings in {files}"
