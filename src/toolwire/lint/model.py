@@ -145,6 +145,9 @@ class FunctionShape:
     refuse: frozenset[str] = frozenset()  # decorator keywords the adapter does not take
     # the factory's parameters that take the function, beside its first argument
     factory_keywords: tuple[str, ...] = ()
+    # arguments that take a list of functions (`Agent(tools=[f])`): (position or None, name);
+    # a factory with these takes no function as its first argument
+    factory_lists: tuple[tuple[int | None, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,6 +387,7 @@ def _function_shape(where: str, framework: str, table: Mapping[str, Any]) -> Fun
         "attributes",
         "factories",
         "factory-keywords",
+        "factory-lists",
         "adapter",
         "wire",
         "local-import",
@@ -404,7 +408,19 @@ def _function_shape(where: str, framework: str, table: Mapping[str, Any]) -> Fun
         _flag(where, "function-tools", table, "local-import"),
         frozenset(_strings(where, "refuse-keywords", table.get("refuse-keywords", []))),
         _strings(where, "factory-keywords", table.get("factory-keywords", [])),
+        tuple(
+            _list_argument(where, s)
+            for s in _strings(where, "factory-lists", table.get("factory-lists", []))
+        ),
     )
+
+
+def _list_argument(where: str, spec: str) -> tuple[int | None, str]:
+    """`"tools"` (a keyword) or `"0=tools"` (also the first positional argument)."""
+    position, _, name = spec.rpartition("=")
+    if not name.isidentifier() or (position and not position.isdigit()):
+        raise ModelError(f"{where}: function-tools: `factory-lists` entries are NAME or N=NAME")
+    return (int(position) if position else None), name
 
 
 def _adapter(where: str, section: str, table: Mapping[str, Any]) -> str:

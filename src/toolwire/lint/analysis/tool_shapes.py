@@ -103,6 +103,13 @@ class ToolShapeFacts:
     def _sends(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None, value: ast.expr
     ) -> bool:
+        return self.is_shape_tool(node, cls) and not self._native(node, value)
+
+    def is_shape_tool(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None
+    ) -> bool:
+        """Is `node` a tool of one of the presets' shapes, not wrapped by a toolwire adapter
+        (what migrate finds, from the same preset data)?"""
         shapes = self._shapes
         if not shapes.any:
             return False
@@ -121,7 +128,7 @@ class ToolShapeFacts:
             tool = id(node) in self._handed_functions()
         elif not tool and cls is not None:
             tool = self._is_tool_method(node, cls)
-        return tool and not self._native(node, value)
+        return tool
 
     def _is_tool_method(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> bool:
         for base in self._ancestors(cls):
@@ -199,25 +206,21 @@ class ToolShapeFacts:
         if self._handed is None:
             shapes = self._shapes
             found: set[int] = set()
-            if shapes.factories[0]:
+            if shapes.factories[0] or shapes.list_factories:
                 functions = {
                     s.name: s
                     for s in module_level(self._tree.body)
                     if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
                 }
                 for call in ast.walk(self._tree):
-                    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+                    if not isinstance(call, ast.Call):
                         continue
                     dotted = self.names.qualify(call.func)
-                    owner = self._instance_of(call.func.value)
-                    if dotted is None and owner:  # `mcp.add_tool(f)` where `mcp = FastMCP()`
-                        dotted = f"{owner}.{call.func.attr}"
-                    if dotted is None or not matches(dotted, shapes.factories):
-                        continue
-                    given = [k.value for k in call.keywords if k.arg in shapes.factory_keywords]
-                    if call.args and not isinstance(call.args[0], ast.Starred):
-                        given.append(call.args[0])
-                    for value in given:
+                    if dotted is None and isinstance(call.func, ast.Attribute):
+                        owner = self._instance_of(call.func.value)
+                        if owner:  # `mcp.add_tool(f)` where `mcp = FastMCP()`
+                            dotted = f"{owner}.{call.func.attr}"
+                    for value in _handed(call, dotted, shapes) if dotted is not None else ():
                         if isinstance(value, ast.Name) and value.id in functions:
                             found.add(id(functions[value.id]))
             self._handed = frozenset(found)
@@ -272,13 +275,21 @@ class _ToolShapes:
     instances: Matcher  # classes whose instances' attributes are decorators
     factories: Matcher
     factory_keywords: frozenset[str]
+    # factories that take lists of functions (`Agent(tools=[f])`), with those arguments
+    list_factories: tuple[tuple[Matcher, tuple[tuple[int | None, str], ...]], ...]
     adapters: Matcher  # toolwire's adapters: a tool under one returns a ToolResult
     native: Matcher  # the presets' own result types, which their tools may return
     pairs: tuple[tuple[str, str], ...]  # `content-and-artifact` (keyword, value)
 
     @property
     def any(self) -> bool:
-        return bool(self.callables[0] or self.methods[0] or self.listing or self.factories[0])
+        return bool(
+            self.callables[0]
+            or self.methods[0]
+            or self.listing
+            or self.factories[0]
+            or self.list_factories
+        )
 
 
 @functools.cache
@@ -305,12 +316,41 @@ def tool_shapes(model: Model) -> _ToolShapes:
             if c.methods_from
         ),
         class_matcher(tuple(i for f in functions for i in sorted(f.instances))),
-        class_matcher(tuple(n for f in functions for n in sorted(f.factories))),
+        class_matcher(
+            tuple(n for f in functions if not f.factory_lists for n in sorted(f.factories))
+        ),
         frozenset(k for f in functions for k in f.factory_keywords),
+        tuple(
+            (class_matcher(tuple(sorted(f.factories))), f.factory_lists)
+            for f in functions
+            if f.factory_lists and f.factories
+        ),
         class_matcher(tuple(f.adapter for f in functions)),
         class_matcher(tuple(n for t in model.result_types if t.framework for n in t.names)),
         tuple((k, v) for k, _, v in (p.partition("=") for p in model.content_and_artifact)),
     )
+
+
+def _handed(call: ast.Call, dotted: str, shapes: _ToolShapes) -> list[ast.expr]:
+    """What `call` (of `dotted`) hands to a tool factory: its first argument or one of
+    `factory-keywords`, or the items of a list of `factory-lists` (`Agent(tools=[f])`)."""
+    given: list[ast.expr] = []
+    for matcher, lists in shapes.list_factories:
+        if not matches(dotted, matcher):
+            continue
+        for at, name in lists:
+            values = [k.value for k in call.keywords if k.arg == name]
+            if at is not None and len(call.args) > at:
+                if not any(isinstance(a, ast.Starred) for a in call.args[: at + 1]):
+                    values.append(call.args[at])
+            for value in values:
+                if isinstance(value, ast.List | ast.Tuple):
+                    given += [e for e in value.elts if isinstance(e, ast.Name)]
+    if matches(dotted, shapes.factories):
+        given += [k.value for k in call.keywords if k.arg in shapes.factory_keywords]
+        if call.args and not isinstance(call.args[0], ast.Starred):
+            given.append(call.args[0])
+    return given
 
 
 def _literal_names(value: ast.expr | None) -> frozenset[str]:
