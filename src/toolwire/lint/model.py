@@ -128,6 +128,9 @@ class ClassShape:
     adapter: str
     local_import: bool
     methods_from: str = ""  # a class attribute listing the tool methods (`spec_functions`)
+    # the adapter base wraps only the methods annotated to return a result; the others
+    # pass through unchanged, so a method left as it is does not hold the class back
+    wraps_annotated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,7 +368,7 @@ def _tables(where: str, key: str, value: object) -> list[Mapping[str, Any]]:
 
 
 def _class_shape(where: str, framework: str, table: Mapping[str, Any]) -> ClassShape:
-    known = {"bases", "methods", "methods-from", "adapter", "local-import"}
+    known = {"bases", "methods", "methods-from", "adapter", "local-import", "wraps-annotated"}
     _no_unknown(where, "class-tools", table, known)
     methods_from = table.get("methods-from", "")
     if not isinstance(methods_from, str):
@@ -377,6 +380,7 @@ def _class_shape(where: str, framework: str, table: Mapping[str, Any]) -> ClassS
         _adapter(where, "class-tools", table),
         _flag(where, "class-tools", table, "local-import"),
         methods_from,
+        _flag(where, "class-tools", table, "wraps-annotated"),
     )
 
 

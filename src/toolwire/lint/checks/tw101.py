@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import ast
+from pathlib import PurePath
 
 from toolwire.lint.analysis.context import Context
 from toolwire.lint.checks.base import Check
@@ -19,7 +20,7 @@ class ToolReturnsStr(Check):
             name = f"{cls.name}.{node.name}"
             text = message(self.code, "returns-str", name=name, result="ToolResult")
             self.report(ctx, node, text, fix="tool-returns")
-        elif ctx.facts.is_shape_tool(node, cls):
+        elif ctx.facts.is_shape_tool(node, cls) and not _installed(ctx.path):
             # a tool of a preset's shape (`@tool`, `@mcp.tool()`, `Agent(tools=[f])`...):
             # the same preset data migrate reads
             name = f"{cls.name}.{node.name}" if cls is not None else node.name
@@ -27,6 +28,14 @@ class ToolReturnsStr(Check):
             self.report(ctx, node, text, fix="tool-returns")
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+
+def _installed(path: str) -> bool:
+    """An installed package (a framework's own tools): not the project's to migrate."""
+    return not _INSTALLED.isdisjoint(PurePath(path).parts)
+
+
+_INSTALLED = frozenset({"site-packages", "dist-packages"})
 
 
 def _is_exactly_str(annotation: ast.expr | None, ctx: Context) -> bool:
