@@ -29,7 +29,10 @@ class ToolShapeFacts:
     _tree: ast.Module
     _shapes: _ToolShapes
     _instances: dict[str, str | None] | None
+    _local: dict[int, dict[str, str | None]]  # a nested function -> instances around it
+    _enclosing: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, dict[str, str | None]]]
     _handed: frozenset[int] | None
+    _handed_local: frozenset[int] | None
     _pair_classes: dict[str, bool]
 
     def returns_to_wire(
@@ -117,15 +120,15 @@ class ToolShapeFacts:
         for decorator in node.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             dotted = self.names.qualify(target)
-            if dotted is None and isinstance(target, ast.Attribute):
+            if isinstance(target, ast.Attribute):
                 # `@mcp.tool()` where `mcp = FastMCP(...)`: the instance's class, not its name
-                owner = self._instance_of(target.value)
-                dotted = f"{owner}.{target.attr}" if owner else None
+                owner = self._instance_of(target.value, node)
+                dotted = f"{owner}.{target.attr}" if owner else dotted
             if dotted is not None and matches(dotted, shapes.adapters):
                 return False
             tool = tool or (dotted is not None and matches(dotted, shapes.callables))
         if not tool and cls is None:
-            tool = id(node) in self._handed_functions()
+            tool = id(node) in self._handed_functions() or id(node) in self._handed_locally()
         elif not tool and cls is not None:
             tool = self._is_tool_method(node, cls)
         return tool
@@ -156,50 +159,86 @@ class ToolShapeFacts:
                     return True
         return False
 
-    def _instance_of(self, expr: ast.expr) -> str | None:
-        """The class a module-level name is bound to by a call or an annotation, when it is
-        one whose instances make tools (bound twice to different things: None)."""
+    def _instance_of(
+        self, expr: ast.expr, where: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+    ) -> str | None:
+        """The class a name is bound to by a call or an annotation, when it is one whose
+        instances make tools (bound twice to different things: None): in a function that
+        encloses `where` (`def build(): mcp = FastMCP(...)`), else at the module level."""
         if not isinstance(expr, ast.Name) or not self._shapes.instances[0]:
             return None
         if self._instances is None:
-            # `ServerFactory = FastMCP` (in a `try` too): a class by another name.
-            aliases: dict[str, str | None] = {}
-            for statement in module_level(self._tree.body):
-                # `= None`, the fallback of a failed import, is no other binding.
-                if isinstance(statement, ast.Assign) and isinstance(
-                    statement.value, ast.Name | ast.Attribute
-                ):
-                    alias = self.names.qualify(statement.value)
-                    for name in (n for t in statement.targets for n in bound_names(t)):
-                        aliases[name] = alias if aliases.get(name, alias) == alias else None
-            bound: dict[str, str | None] = {}
-            for statement in module_level(self._tree.body):
-                names: list[str] = []
-                target: str | None = None
-                if isinstance(statement, ast.Assign):
-                    names = [n for t in statement.targets for n in bound_names(t)]
-                    value = statement.value
-                    target = self.names.qualify(value.func) if isinstance(value, ast.Call) else None
-                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
-                        target = aliases.get(value.func.id) or target
-                elif isinstance(statement, ast.AnnAssign) and isinstance(
-                    statement.target, ast.Name
-                ):
-                    names = [statement.target.id]
-                    annotation = statement.annotation
-                    if isinstance(annotation, ast.Subscript):  # `Agent[Deps, str]`
-                        annotation = annotation.value
-                    target = self.names.qualify(annotation)
-                elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    names = [statement.name]
-                for name in names:
-                    bound[name] = target if bound.get(name, target) == target else None
             self._instances = {
-                n: t
-                for n, t in bound.items()
-                if t is not None and matches(t, self._shapes.instances)
+                n: t for n, t in self._bound_in(self._tree.body).items() if t is not None
             }
+            self._local = {}
+            self._enclosing = []
+            self._enclose(self._tree.body, {})
+        if where is not None and id(where) in self._local:
+            local = self._local[id(where)]
+            if expr.id in local:
+                return local[expr.id]
         return self._instances.get(expr.id)
+
+    def _aliases(self) -> dict[str, str | None]:
+        # `ServerFactory = FastMCP` (in a `try` too): a class by another name.
+        aliases: dict[str, str | None] = {}
+        for statement in module_level(self._tree.body):
+            # `= None`, the fallback of a failed import, is no other binding.
+            if isinstance(statement, ast.Assign) and isinstance(
+                statement.value, ast.Name | ast.Attribute
+            ):
+                alias = self.names.qualify(statement.value)
+                for name in (n for t in statement.targets for n in bound_names(t)):
+                    aliases[name] = alias if aliases.get(name, alias) == alias else None
+        return aliases
+
+    def _bound_in(
+        self, body: list[ast.stmt], params: ast.arguments | None = None
+    ) -> dict[str, str | None]:
+        """Names a block binds to a tool-making instance (None: to something else)."""
+        aliases = self._aliases()
+        bound: dict[str, str | None] = {}
+        for statement in module_level(body):
+            names: list[str] = []
+            target: str | None = None
+            if isinstance(statement, ast.Assign):
+                names = [n for t in statement.targets for n in bound_names(t)]
+                value = statement.value
+                target = self.names.qualify(value.func) if isinstance(value, ast.Call) else None
+                if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                    target = aliases.get(value.func.id) or target
+            elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                names = [statement.target.id]
+                target = self._annotated(statement.annotation)
+            elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names = [statement.name]
+            for name in names:
+                bound[name] = target if bound.get(name, target) == target else None
+        for arg in [*params.posonlyargs, *params.args, *params.kwonlyargs] if params else ():
+            bound[arg.arg] = self._annotated(arg.annotation) if arg.annotation else None
+        return {
+            n: (t if t is not None and matches(t, self._shapes.instances) else None)
+            for n, t in bound.items()
+        }
+
+    def _annotated(self, annotation: ast.expr) -> str | None:
+        if isinstance(annotation, ast.Subscript):  # `Agent[Deps, str]`
+            annotation = annotation.value
+        return self.names.qualify(annotation)
+
+    def _enclose(self, body: list[ast.stmt], outer: dict[str, str | None]) -> None:
+        """Record, for each function defined in a function, the instances bound in the
+        functions around it (`def register(mcp: FastMCP)` too)."""
+        for statement in module_level(body):
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                inner = {**outer, **self._bound_in(statement.body, statement.args)}
+                for nested in module_level(statement.body):
+                    if isinstance(nested, ast.FunctionDef | ast.AsyncFunctionDef):
+                        self._local[id(nested)] = inner
+                if any(v is not None for v in inner.values()):
+                    self._enclosing.append((statement, inner))
+                self._enclose(statement.body, inner)
 
     def _handed_functions(self) -> frozenset[int]:
         """Module-level functions handed to a tool factory (`FunctionTool.from_defaults(fn=f)`)."""
@@ -225,6 +264,38 @@ class ToolShapeFacts:
                             found.add(id(functions[value.id]))
             self._handed = frozenset(found)
         return self._handed
+
+    def _handed_locally(self) -> frozenset[int]:
+        """Functions defined in a function and handed there to a method of an instance
+        bound around them (`srv = FastMCP(); srv.add_tool(f)`)."""
+        if self._handed_local is not None:
+            return self._handed_local
+        if not (self._shapes.instances[0] and self._shapes.factories[0]):
+            self._handed_local = frozenset()
+            return self._handed_local
+        if self._instances is None:
+            self._instance_of(ast.Name("_"))
+        found: set[int] = set()
+        for function, inner in self._enclosing:
+            defined = {
+                s.name: s
+                for s in module_level(function.body)
+                if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+            }
+            for call in ast.walk(function):
+                if not (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Attribute)
+                    and isinstance(call.func.value, ast.Name)
+                    and inner.get(call.func.value.id)
+                ):
+                    continue
+                dotted = f"{inner[call.func.value.id]}.{call.func.attr}"
+                for value in _handed(call, dotted, self._shapes):
+                    if isinstance(value, ast.Name) and value.id in defined:
+                        found.add(id(defined[value.id]))
+        self._handed_local = frozenset(found)
+        return self._handed_local
 
     def _listed(self, cls: ClassInfo, attribute: str) -> frozenset[str]:
         """The method names a class (or a local base) lists in `attribute`, read as
