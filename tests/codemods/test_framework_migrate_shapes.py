@@ -197,7 +197,8 @@ def test_a_function_given_to_an_agent_as_its_model_is_no_tool(tmp_path: Path) ->
             return text.strip()
 
 
-        agent = Agent(model_name(), tools=[], system_prompt=helper(" hi "))
+        # the model, not a tool: only the `tools` list is read
+        agent = Agent(model_name, tools=[], system_prompt=helper(" hi "))
         """
     ).lstrip()
     (tmp_path / "agent.py").write_text(source, encoding="utf-8")
