@@ -62,6 +62,12 @@ KEPT = {
     ("langchain-community", "langchain_community/tools/bing_search/tool.py", "TW302"): (
         "BingSearchResults: `return str(results), results`, the artifact's repr as content"
     ),
+    # Checked from an unpacked wheel, not an installed package (where TW101 is quiet): its
+    # BaseTool subclasses are tools of the langchain preset's shape that return str.
+    ("langchain-community", "", "TW101"): (
+        "a tool package's `_run`/`_arun` annotated `-> str`: not migrated yet, which is what "
+        "TW101 says (bench/migrate_frameworks.py migrates 171 of these methods)"
+    ),
 }
 
 

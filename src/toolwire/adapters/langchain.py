@@ -28,7 +28,14 @@ from toolwire.adapters._common import BoundsOption, as_result, check_bounds, res
 from toolwire.adapters._pydantic import PydanticRunOnlyArtifacts
 from toolwire.result import ToolResult
 
-__all__ = ["ResultTool", "ToolResultTool", "result_tool", "to_content_and_artifact"]
+__all__ = [
+    "ResultSingleInputTool",
+    "ResultStructuredTool",
+    "ResultTool",
+    "ToolResultTool",
+    "result_tool",
+    "to_content_and_artifact",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -159,12 +166,65 @@ class ToolResultTool(_CallScope):
                 setattr(cls, name, _converting(method))
 
 
-class _ResultStructuredTool(_CallScope, StructuredTool):
-    """What `result_tool` builds: a `StructuredTool` whose function returns a `ToolResult`."""
+def _content_and_artifact(kwargs: dict[str, Any], where: str) -> None:
+    given = kwargs.setdefault("response_format", "content_and_artifact")
+    if given != "content_and_artifact":
+        raise ValueError(f"{where}: response_format is always 'content_and_artifact'")
 
 
-class _ResultSingleInputTool(_CallScope, Tool):
-    """What `result_tool(infer_schema=False)` builds, as `@tool` builds a `Tool` then."""
+class ResultStructuredTool(_CallScope, StructuredTool):
+    """A `StructuredTool` whose function returns a `ToolResult`: what `result_tool` builds,
+    and `StructuredTool.from_function(func=fn, ...)` for such a function, as
+    `ResultStructuredTool.from_function(func=fn, ...)` (same arguments, same schema)."""
+
+    @classmethod
+    def from_function(
+        cls,
+        func: Callable[..., Any] | None = None,
+        coroutine: Callable[..., Any] | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> StructuredTool:
+        _content_and_artifact(kwargs, "ResultStructuredTool.from_function()")
+        return super().from_function(
+            _converting(func) if func is not None else None,
+            _converting(coroutine) if coroutine is not None else None,
+            *args,
+            **kwargs,
+        )
+
+
+class ResultSingleInputTool(_CallScope, Tool):
+    """A single-input `Tool` whose function returns a `ToolResult`: what
+    `result_tool(infer_schema=False)` builds, and `Tool.from_function(fn, name,
+    description)` for such a function, as `ResultSingleInputTool.from_function(...)`."""
+
+    @classmethod
+    def from_function(
+        cls,
+        func: Callable[..., Any] | None,
+        name: str,
+        description: str,
+        return_direct: bool = False,
+        args_schema: ArgsSchema | None = None,
+        coroutine: Callable[..., Any] | None = None,
+        **kwargs: Any,
+    ) -> Tool:
+        _content_and_artifact(kwargs, "ResultSingleInputTool.from_function()")
+        return super().from_function(
+            _converting(func) if func is not None else None,
+            name,
+            description,
+            return_direct,
+            args_schema,
+            _converting(coroutine) if coroutine is not None else None,
+            **kwargs,
+        )
+
+
+# The names `result_tool` used for them before they were public.
+_ResultStructuredTool = ResultStructuredTool
+_ResultSingleInputTool = ResultSingleInputTool
 
 
 @overload

@@ -129,6 +129,9 @@ class ClassShape:
     adapter: str
     local_import: bool
     methods_from: str = ""  # a class attribute listing the tool methods (`spec_functions`)
+    # the adapter base wraps only the methods annotated to return a result; the others
+    # pass through unchanged, so a method left as it is does not hold the class back
+    wraps_annotated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +149,9 @@ class FunctionShape:
     refuse: frozenset[str] = frozenset()  # decorator keywords the adapter does not take
     # the factory's parameters that take the function, beside its first argument
     factory_keywords: tuple[str, ...] = ()
+    # arguments that take a list of functions (`Agent(tools=[f])`): (position or None, name);
+    # a factory with these takes no function as its first argument
+    factory_lists: tuple[tuple[int | None, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,7 +370,7 @@ def _tables(where: str, key: str, value: object) -> list[Mapping[str, Any]]:
 
 
 def _class_shape(where: str, framework: str, table: Mapping[str, Any]) -> ClassShape:
-    known = {"bases", "methods", "methods-from", "adapter", "local-import"}
+    known = {"bases", "methods", "methods-from", "adapter", "local-import", "wraps-annotated"}
     _no_unknown(where, "class-tools", table, known)
     methods_from = table.get("methods-from", "")
     if not isinstance(methods_from, str):
@@ -376,6 +382,7 @@ def _class_shape(where: str, framework: str, table: Mapping[str, Any]) -> ClassS
         _adapter(where, "class-tools", table),
         _flag(where, "class-tools", table, "local-import"),
         methods_from,
+        _flag(where, "class-tools", table, "wraps-annotated"),
     )
 
 
@@ -386,6 +393,7 @@ def _function_shape(where: str, framework: str, table: Mapping[str, Any]) -> Fun
         "attributes",
         "factories",
         "factory-keywords",
+        "factory-lists",
         "adapter",
         "wire",
         "local-import",
@@ -406,7 +414,19 @@ def _function_shape(where: str, framework: str, table: Mapping[str, Any]) -> Fun
         _flag(where, "function-tools", table, "local-import"),
         frozenset(_strings(where, "refuse-keywords", table.get("refuse-keywords", []))),
         _strings(where, "factory-keywords", table.get("factory-keywords", [])),
+        tuple(
+            _list_argument(where, s)
+            for s in _strings(where, "factory-lists", table.get("factory-lists", []))
+        ),
     )
+
+
+def _list_argument(where: str, spec: str) -> tuple[int | None, str]:
+    """`"tools"` (a keyword) or `"0=tools"` (also the first positional argument)."""
+    position, _, name = spec.rpartition("=")
+    if not name.isidentifier() or (position and not position.isdigit()):
+        raise ModelError(f"{where}: function-tools: `factory-lists` entries are NAME or N=NAME")
+    return (int(position) if position else None), name
 
 
 def _adapter(where: str, section: str, table: Mapping[str, Any]) -> str:

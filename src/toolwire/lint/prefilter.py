@@ -34,6 +34,7 @@ class Prefilter:
     sinks: re.Pattern[str] | None
     sources: re.Pattern[str]
     names: frozenset[str]  # known tool classes, when there are too many for one regex
+    shaped: bool = False  # the markers hold the presets' tool shapes (TW101)
 
     @classmethod
     @functools.lru_cache(maxsize=64)
@@ -41,6 +42,9 @@ class Prefilter:
         from toolwire.lint.model import index, shapes_for
 
         results = [c.rpartition(".")[2] for c in config.result_classes]
+        shapes = shapes_for(config.presets)
+        # TW101 on a framework's tool function: its decorator or factory is named
+        shaped = shapes.words if config.enabled("TW101") else ()
         known = frozenset(t.rpartition(".")[2] for t in known_tools)
         model = index(config.model)
         named = [
@@ -62,10 +66,10 @@ class Prefilter:
                         for a in config.model.run_only_arguments
                     ),
                     *(p.partition("=")[2] for p in config.model.content_and_artifact),
+                    *shaped,
                 )
             )
         )
-        shapes = shapes_for(config.presets)
         methods = "|".join(
             re.escape(m) for m in dict.fromkeys([*config.tool_methods, *shapes.methods])
         )
@@ -86,6 +90,7 @@ class Prefilter:
             sinks=re.compile("|".join(sink_parts)) if sink_parts else None,
             sources=re.compile("|".join(source_parts) or r"(?!)"),
             names=known if len(known) > _FEW else frozenset(),
+            shaped=bool(shaped),
         )
 
     def may_find(self, text: str) -> bool:

@@ -189,6 +189,7 @@ class ModuleFacts(ToolShapeFacts):
         self._shapes = tool_shapes(config.model)
         self._instances: dict[str, str | None] | None = None  # read when first asked
         self._handed: frozenset[int] | None = None
+        self._handed_local: frozenset[int] | None = None
         self.classes: dict[str, ClassInfo] = {}
         self.functions: dict[str, int] = {}
         self._collect(tree, shallow)

@@ -13,7 +13,7 @@ from toolwire.lint.analysis.facts import ModuleFacts
 from toolwire.lint.analysis.flow import Flow
 from toolwire.lint.analysis.modules import Link
 from toolwire.lint.analysis.names import is_package
-from toolwire.lint.analysis.units import irrelevant_units, relevant
+from toolwire.lint.analysis.units import irrelevant_units, maybe_str_functions, relevant
 from toolwire.lint.config import Config
 from toolwire.lint.findings import Finding
 from toolwire.lint.prefilter import Prefilter
@@ -72,6 +72,8 @@ def analyse(parsed: Parsed, checks: Visitors) -> list[Finding]:
             link.exports = flow.exports(link.demanded)
         return []
     skip = irrelevant_units(tree, text, Prefilter.of(config, markers).markers)
+    if skip and Prefilter.of(config, markers).shaped:
+        skip = skip - maybe_str_functions(tree)  # handed to a factory elsewhere: TW101
     shallow = skip or frozenset()
     if shallow and link is not None and link.demanded:  # summarised for other modules
         shallow -= {id(n) for n in tree.body if getattr(n, "name", None) in link.demanded}

@@ -29,7 +29,10 @@ class ToolShapeFacts:
     _tree: ast.Module
     _shapes: _ToolShapes
     _instances: dict[str, str | None] | None
+    _local: dict[int, dict[str, str | None]]  # a nested function -> instances around it
+    _enclosing: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, dict[str, str | None]]]
     _handed: frozenset[int] | None
+    _handed_local: frozenset[int] | None
     _pair_classes: dict[str, bool]
 
     def returns_to_wire(
@@ -103,6 +106,13 @@ class ToolShapeFacts:
     def _sends(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None, value: ast.expr
     ) -> bool:
+        return self.is_shape_tool(node, cls) and not self._native(node, value)
+
+    def is_shape_tool(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None
+    ) -> bool:
+        """Is `node` a tool of one of the presets' shapes, not wrapped by a toolwire adapter
+        (what migrate finds, from the same preset data)?"""
         shapes = self._shapes
         if not shapes.any:
             return False
@@ -110,18 +120,18 @@ class ToolShapeFacts:
         for decorator in node.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             dotted = self.names.qualify(target)
-            if dotted is None and isinstance(target, ast.Attribute):
+            if isinstance(target, ast.Attribute):
                 # `@mcp.tool()` where `mcp = FastMCP(...)`: the instance's class, not its name
-                owner = self._instance_of(target.value)
-                dotted = f"{owner}.{target.attr}" if owner else None
+                owner = self._instance_of(target.value, node)
+                dotted = f"{owner}.{target.attr}" if owner else dotted
             if dotted is not None and matches(dotted, shapes.adapters):
                 return False
             tool = tool or (dotted is not None and matches(dotted, shapes.callables))
         if not tool and cls is None:
-            tool = id(node) in self._handed_functions()
+            tool = id(node) in self._handed_functions() or id(node) in self._handed_locally()
         elif not tool and cls is not None:
             tool = self._is_tool_method(node, cls)
-        return tool and not self._native(node, value)
+        return tool
 
     def _is_tool_method(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> bool:
         for base in self._ancestors(cls):
@@ -149,79 +159,143 @@ class ToolShapeFacts:
                     return True
         return False
 
-    def _instance_of(self, expr: ast.expr) -> str | None:
-        """The class a module-level name is bound to by a call or an annotation, when it is
-        one whose instances make tools (bound twice to different things: None)."""
+    def _instance_of(
+        self, expr: ast.expr, where: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+    ) -> str | None:
+        """The class a name is bound to by a call or an annotation, when it is one whose
+        instances make tools (bound twice to different things: None): in a function that
+        encloses `where` (`def build(): mcp = FastMCP(...)`), else at the module level."""
         if not isinstance(expr, ast.Name) or not self._shapes.instances[0]:
             return None
         if self._instances is None:
-            # `ServerFactory = FastMCP` (in a `try` too): a class by another name.
-            aliases: dict[str, str | None] = {}
-            for statement in module_level(self._tree.body):
-                # `= None`, the fallback of a failed import, is no other binding.
-                if isinstance(statement, ast.Assign) and isinstance(
-                    statement.value, ast.Name | ast.Attribute
-                ):
-                    alias = self.names.qualify(statement.value)
-                    for name in (n for t in statement.targets for n in bound_names(t)):
-                        aliases[name] = alias if aliases.get(name, alias) == alias else None
-            bound: dict[str, str | None] = {}
-            for statement in module_level(self._tree.body):
-                names: list[str] = []
-                target: str | None = None
-                if isinstance(statement, ast.Assign):
-                    names = [n for t in statement.targets for n in bound_names(t)]
-                    value = statement.value
-                    target = self.names.qualify(value.func) if isinstance(value, ast.Call) else None
-                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
-                        target = aliases.get(value.func.id) or target
-                elif isinstance(statement, ast.AnnAssign) and isinstance(
-                    statement.target, ast.Name
-                ):
-                    names = [statement.target.id]
-                    annotation = statement.annotation
-                    if isinstance(annotation, ast.Subscript):  # `Agent[Deps, str]`
-                        annotation = annotation.value
-                    target = self.names.qualify(annotation)
-                elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    names = [statement.name]
-                for name in names:
-                    bound[name] = target if bound.get(name, target) == target else None
             self._instances = {
-                n: t
-                for n, t in bound.items()
-                if t is not None and matches(t, self._shapes.instances)
+                n: t for n, t in self._bound_in(self._tree.body).items() if t is not None
             }
+            self._local = {}
+            self._enclosing = []
+            self._enclose(self._tree.body, {})
+        if where is not None and id(where) in self._local:
+            local = self._local[id(where)]
+            if expr.id in local:
+                return local[expr.id]
         return self._instances.get(expr.id)
+
+    def _aliases(self) -> dict[str, str | None]:
+        # `ServerFactory = FastMCP` (in a `try` too): a class by another name.
+        aliases: dict[str, str | None] = {}
+        for statement in module_level(self._tree.body):
+            # `= None`, the fallback of a failed import, is no other binding.
+            if isinstance(statement, ast.Assign) and isinstance(
+                statement.value, ast.Name | ast.Attribute
+            ):
+                alias = self.names.qualify(statement.value)
+                for name in (n for t in statement.targets for n in bound_names(t)):
+                    aliases[name] = alias if aliases.get(name, alias) == alias else None
+        return aliases
+
+    def _bound_in(
+        self, body: list[ast.stmt], params: ast.arguments | None = None
+    ) -> dict[str, str | None]:
+        """Names a block binds to a tool-making instance (None: to something else)."""
+        aliases = self._aliases()
+        bound: dict[str, str | None] = {}
+        for statement in module_level(body):
+            names: list[str] = []
+            target: str | None = None
+            if isinstance(statement, ast.Assign):
+                names = [n for t in statement.targets for n in bound_names(t)]
+                value = statement.value
+                target = self.names.qualify(value.func) if isinstance(value, ast.Call) else None
+                if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                    target = aliases.get(value.func.id) or target
+            elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                names = [statement.target.id]
+                target = self._annotated(statement.annotation)
+            elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names = [statement.name]
+            for name in names:
+                bound[name] = target if bound.get(name, target) == target else None
+        for arg in [*params.posonlyargs, *params.args, *params.kwonlyargs] if params else ():
+            bound[arg.arg] = self._annotated(arg.annotation) if arg.annotation else None
+        return {
+            n: (t if t is not None and matches(t, self._shapes.instances) else None)
+            for n, t in bound.items()
+        }
+
+    def _annotated(self, annotation: ast.expr) -> str | None:
+        if isinstance(annotation, ast.Subscript):  # `Agent[Deps, str]`
+            annotation = annotation.value
+        return self.names.qualify(annotation)
+
+    def _enclose(self, body: list[ast.stmt], outer: dict[str, str | None]) -> None:
+        """Record, for each function defined in a function, the instances bound in the
+        functions around it (`def register(mcp: FastMCP)` too)."""
+        for statement in module_level(body):
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                inner = {**outer, **self._bound_in(statement.body, statement.args)}
+                for nested in module_level(statement.body):
+                    if isinstance(nested, ast.FunctionDef | ast.AsyncFunctionDef):
+                        self._local[id(nested)] = inner
+                if any(v is not None for v in inner.values()):
+                    self._enclosing.append((statement, inner))
+                self._enclose(statement.body, inner)
 
     def _handed_functions(self) -> frozenset[int]:
         """Module-level functions handed to a tool factory (`FunctionTool.from_defaults(fn=f)`)."""
         if self._handed is None:
             shapes = self._shapes
             found: set[int] = set()
-            if shapes.factories[0]:
+            if shapes.factories[0] or shapes.list_factories:
                 functions = {
                     s.name: s
                     for s in module_level(self._tree.body)
                     if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
                 }
                 for call in ast.walk(self._tree):
-                    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+                    if not isinstance(call, ast.Call):
                         continue
                     dotted = self.names.qualify(call.func)
-                    owner = self._instance_of(call.func.value)
-                    if dotted is None and owner:  # `mcp.add_tool(f)` where `mcp = FastMCP()`
-                        dotted = f"{owner}.{call.func.attr}"
-                    if dotted is None or not matches(dotted, shapes.factories):
-                        continue
-                    given = [k.value for k in call.keywords if k.arg in shapes.factory_keywords]
-                    if call.args and not isinstance(call.args[0], ast.Starred):
-                        given.append(call.args[0])
-                    for value in given:
+                    if dotted is None and isinstance(call.func, ast.Attribute):
+                        owner = self._instance_of(call.func.value)
+                        if owner:  # `mcp.add_tool(f)` where `mcp = FastMCP()`
+                            dotted = f"{owner}.{call.func.attr}"
+                    for value in _handed(call, dotted, shapes) if dotted is not None else ():
                         if isinstance(value, ast.Name) and value.id in functions:
                             found.add(id(functions[value.id]))
             self._handed = frozenset(found)
         return self._handed
+
+    def _handed_locally(self) -> frozenset[int]:
+        """Functions defined in a function and handed there to a method of an instance
+        bound around them (`srv = FastMCP(); srv.add_tool(f)`)."""
+        if self._handed_local is not None:
+            return self._handed_local
+        if not (self._shapes.instances[0] and self._shapes.factories[0]):
+            self._handed_local = frozenset()
+            return self._handed_local
+        if self._instances is None:
+            self._instance_of(ast.Name("_"))
+        found: set[int] = set()
+        for function, inner in self._enclosing:
+            defined = {
+                s.name: s
+                for s in module_level(function.body)
+                if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+            }
+            for call in ast.walk(function):
+                if not (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Attribute)
+                    and isinstance(call.func.value, ast.Name)
+                    and inner.get(call.func.value.id)
+                ):
+                    continue
+                dotted = f"{inner[call.func.value.id]}.{call.func.attr}"
+                for value in _handed(call, dotted, self._shapes):
+                    if isinstance(value, ast.Name) and value.id in defined:
+                        found.add(id(defined[value.id]))
+        self._handed_local = frozenset(found)
+        return self._handed_local
 
     def _listed(self, cls: ClassInfo, attribute: str) -> frozenset[str]:
         """The method names a class (or a local base) lists in `attribute`, read as
@@ -272,13 +346,21 @@ class _ToolShapes:
     instances: Matcher  # classes whose instances' attributes are decorators
     factories: Matcher
     factory_keywords: frozenset[str]
+    # factories that take lists of functions (`Agent(tools=[f])`), with those arguments
+    list_factories: tuple[tuple[Matcher, tuple[tuple[int | None, str], ...]], ...]
     adapters: Matcher  # toolwire's adapters: a tool under one returns a ToolResult
     native: Matcher  # the presets' own result types, which their tools may return
     pairs: tuple[tuple[str, str], ...]  # `content-and-artifact` (keyword, value)
 
     @property
     def any(self) -> bool:
-        return bool(self.callables[0] or self.methods[0] or self.listing or self.factories[0])
+        return bool(
+            self.callables[0]
+            or self.methods[0]
+            or self.listing
+            or self.factories[0]
+            or self.list_factories
+        )
 
 
 @functools.cache
@@ -305,12 +387,41 @@ def tool_shapes(model: Model) -> _ToolShapes:
             if c.methods_from
         ),
         class_matcher(tuple(i for f in functions for i in sorted(f.instances))),
-        class_matcher(tuple(n for f in functions for n in sorted(f.factories))),
+        class_matcher(
+            tuple(n for f in functions if not f.factory_lists for n in sorted(f.factories))
+        ),
         frozenset(k for f in functions for k in f.factory_keywords),
+        tuple(
+            (class_matcher(tuple(sorted(f.factories))), f.factory_lists)
+            for f in functions
+            if f.factory_lists and f.factories
+        ),
         class_matcher(tuple(f.adapter for f in functions)),
         class_matcher(tuple(n for t in model.result_types if t.framework for n in t.names)),
         tuple((k, v) for k, _, v in (p.partition("=") for p in model.content_and_artifact)),
     )
+
+
+def _handed(call: ast.Call, dotted: str, shapes: _ToolShapes) -> list[ast.expr]:
+    """What `call` (of `dotted`) hands to a tool factory: its first argument or one of
+    `factory-keywords`, or the items of a list of `factory-lists` (`Agent(tools=[f])`)."""
+    given: list[ast.expr] = []
+    for matcher, lists in shapes.list_factories:
+        if not matches(dotted, matcher):
+            continue
+        for at, name in lists:
+            values = [k.value for k in call.keywords if k.arg == name]
+            if at is not None and len(call.args) > at:
+                if not any(isinstance(a, ast.Starred) for a in call.args[: at + 1]):
+                    values.append(call.args[at])
+            for value in values:
+                if isinstance(value, ast.List | ast.Tuple):
+                    given += [e for e in value.elts if isinstance(e, ast.Name)]
+    if matches(dotted, shapes.factories):
+        given += [k.value for k in call.keywords if k.arg in shapes.factory_keywords]
+        if call.args and not isinstance(call.args[0], ast.Starred):
+            given.append(call.args[0])
+    return given
 
 
 def _literal_names(value: ast.expr | None) -> frozenset[str]:

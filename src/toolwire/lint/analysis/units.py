@@ -75,6 +75,18 @@ def irrelevant_units(
     )
 
 
+def maybe_str_functions(tree: ast.Module) -> frozenset[int]:
+    """Top-level functions annotated `-> str` (by any spelling): a factory call elsewhere
+    in the module (`Agent(tools=[f])`) may make one a tool whose text names no marker."""
+    return frozenset(
+        id(node)
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.returns is not None
+        and "str" in ast.unparse(node.returns)
+    )
+
+
 def _declares(node: ast.stmt, method: str) -> bool:
     """`node` defines a function `method` with a return annotation: a tool method marker
     (`def execute`) only makes a tool of a method declared to return `str` or a result, so

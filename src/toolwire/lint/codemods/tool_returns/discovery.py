@@ -407,14 +407,10 @@ def factory_tools(
             if not isinstance(node, cst.Call):
                 continue
             shape, refused = _handing_shape(node, names, shapes, bound)
-            for arg in node.args if shape is not None else ():
+            for value in handed_names(node, shape) if shape is not None else ():
                 assert shape is not None
-                keyword = arg.keyword.value if arg.keyword is not None else None
-                first = arg is node.args[0] and keyword is None and not arg.star
-                value = arg.value
-                if (first or keyword in shape.factory_keywords) and isinstance(value, cst.Name):
-                    if value.value in functions:
-                        handed.setdefault(value.value, []).append((node, shape, value, refused))
+                if value.value in functions:
+                    handed.setdefault(value.value, []).append((node, shape, value, refused))
     uses = references(tree, [functions[n] for n in handed]) if handed else {}
     found: list[FactoryTool] = []
     for name, calls in handed.items():
@@ -433,6 +429,31 @@ def factory_tools(
     return found
 
 
+def handed_names(call: cst.Call, shape: FunctionShape) -> Iterator[cst.Name]:
+    """The names `call` hands to `shape`'s factory as functions: its first argument or one
+    of `factory-keywords`, or the names in a list of `factory-lists` (`Agent(tools=[f])`)."""
+    positional = [a for a in call.args if a.keyword is None]
+    for index, arg in enumerate(call.args):
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if arg.star:
+            break  # positions after `*args` are not known
+        position = positional.index(arg) if keyword is None else None
+        if shape.factory_lists:
+            listed = any(
+                (keyword is not None and keyword == name) or (keyword is None and position == at)
+                for at, name in shape.factory_lists
+            )
+            if listed and isinstance(arg.value, cst.List | cst.Tuple):
+                for element in arg.value.elements:
+                    if isinstance(element.value, cst.Name) and not isinstance(
+                        element, cst.StarredElement
+                    ):
+                        yield element.value
+        elif (index == 0 and keyword is None) or keyword in shape.factory_keywords:
+            if isinstance(arg.value, cst.Name):
+                yield arg.value
+
+
 def _handing_shape(
     call: cst.Call,
     names: ModuleNames,
@@ -448,6 +469,11 @@ def _handing_shape(
         owner = func.value
         if isinstance(owner, cst.Name) and bound.get(owner.value):
             target = f"{bound[owner.value]}.{func.attr.value}"
+        shape = next((f for f in shapes if target in f.factories), None)
+        if shape is not None:
+            return shape, ""
+    elif isinstance(func, cst.Name):  # `Tool(f)`, `Agent(tools=[f])`
+        target = names.resolve(func)
         shape = next((f for f in shapes if target in f.factories), None)
         if shape is not None:
             return shape, ""

@@ -116,7 +116,7 @@ def guard_wiring(planned: list[ToolMethod], local: dict[str, ToolClass]) -> bool
         if entry.status != "migrate" or entry.cls is None:
             continue
         shape = entry.shape
-        if not isinstance(shape, ClassShape):
+        if not isinstance(shape, ClassShape) or shape.wraps_annotated:
             continue
         for cls in (entry.cls, *descendants(entry.cls, local)):
             blocking = skipped.get((cls.qualname, shape))
