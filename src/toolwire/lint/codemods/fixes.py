@@ -22,13 +22,13 @@ from toolwire.lint.codemods.runner import (
     codemod_context,
     encode_like,
     guarded,
-    parse_cst,
     put,
+    read_cst,
     run_with_metadata,
 )
 from toolwire.lint.config import Config
-from toolwire.lint.engine import decode, parse
-from toolwire.lint.findings import Finding, internal_error, unreadable
+from toolwire.lint.engine import parse
+from toolwire.lint.findings import Finding, internal_error
 
 __all__ = ["FixTask", "fix_file", "fixable"]
 
@@ -59,14 +59,10 @@ def _fix(task: FixTask, outcome: FileOutcome) -> None:
     from toolwire.lint.codemods.wire_content import WireContentCommand
 
     name, data = task.display, task.data
-    text, problem = decode(data, name)
-    if text is None:
-        outcome.errors.append(problem or unreadable(name, "cannot decode"))
+    read = read_cst(data, name, outcome)
+    if read is None:
         return
-    tree, problem = parse_cst(text, name)
-    if tree is None:
-        outcome.errors.append(problem or unreadable(name, "cannot parse"))
-        return
+    text, tree = read
     command = WireContentCommand(
         codemod_context(name), config=task.config, findings=fixable(task.findings)
     )

@@ -265,6 +265,19 @@ def nesting(tree: ast.AST, limit: int = _MAX_DEPTH) -> int | None:
     return None
 
 
+def read_cst(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any] | None:
+    """The text and LibCST tree of a file's bytes; None, with the reason in `outcome`."""
+    text, problem = decode(data, name)
+    if text is None:
+        outcome.errors.append(problem or unreadable(name, "cannot decode"))
+        return None
+    tree, problem = parse_cst(text, name)
+    if tree is None:
+        outcome.errors.append(problem or unreadable(name, "cannot parse"))
+        return None
+    return text, tree
+
+
 def parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[Any, Finding | None]:
     import libcst as cst
 
@@ -356,14 +369,10 @@ def _tool_returns(
         return
     if not Prefilter.of(config).may_migrate(data):
         return
-    text, problem = decode(data, name)
-    if text is None:
-        outcome.errors.append(problem or unreadable(name, "cannot decode"))
+    read = read_cst(data, name, outcome)
+    if read is None:
         return
-    tree, problem = parse_cst(text, name)
-    if tree is None:
-        outcome.errors.append(problem or unreadable(name, "cannot parse"))
-        return
+    text, tree = read
     migration = ToolReturns(config, cross)
     new = migration.run(tree, name, text)
     report = migration.report

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import ARG_POS, ARG_STAR, ArgKind, Expression, FuncDef
+from mypy.nodes import ARG_POS, ARG_STAR, ArgKind, Decorator, Expression, FuncDef
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.plugins.functools import partial_call_callback
 from mypy.types import CallableType, Instance, ProperType, Type, TypeType, get_proper_type
@@ -33,9 +33,13 @@ def partial_call(
     if not isinstance(receiver, Instance) or receiver.extra_attrs is None or len(ctx.args) != 2:
         return typed
     partial = get_proper_type(receiver.extra_attrs.attrs.get("__mypy_partial"))
-    if not isinstance(partial, CallableType) or not isinstance(partial.definition, FuncDef):
+    if not isinstance(partial, CallableType):
         return typed
     definition = partial.definition
+    if isinstance(definition, Decorator):  # `@classmethod def tool_result(cls, ...)`
+        definition = definition.func
+    if not isinstance(definition, FuncDef):
+        return typed
     names = list(definition.arg_names)
     owner: ProperType | None = None
     if definition.info and not definition.is_static:  # a method (FUNC_NO_INFO is falsy)
