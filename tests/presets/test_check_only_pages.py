@@ -18,7 +18,7 @@ IDS = [f.preset for f in CHECK_ONLY]
 
 
 def test_the_check_only_presets_are_there() -> None:
-    assert {"google-genai"} <= set(IDS)
+    assert {"google-genai", "litellm"} <= set(IDS)
 
 
 @pytest.mark.parametrize("framework", CHECK_ONLY, ids=IDS)
