@@ -3,14 +3,15 @@
     python bench/framework_sources.py [--show] [--json] [--jobs N] [TARGET ...]
 
 Targets: the installed sources of the frameworks the presets describe (langchain-core,
-langgraph, mcp, fastmcp, openai-agents, pydantic-ai, crewai, llama-index-core, smolagents), the
-CPython stdlib, and the pinned django and langchain-community wheels of bench/_common.py
-(fetched with `pip download --no-deps` on first use). Each is checked by the real
-`toolwire check` with one config, `presets = [<every shipped preset>]`. The table gives the
-files checked, the findings by code, and how many of them are not in KEPT, the findings
-that are real leaks, each with the reason; `--show` lists every finding. Anything else is a
-false alarm, to be fixed in the data or the analysis. TW000 (a file that cannot be parsed:
-the stdlib's deliberately broken test data) is counted apart.
+langgraph, mcp, fastmcp, openai-agents, pydantic-ai, crewai, llama-index-core, smolagents,
+google-genai, litellm), the CPython stdlib, and the pinned django and langchain-community
+wheels of bench/_common.py (fetched with `pip download --no-deps` on first use). Each is
+checked by the real `toolwire check` with one config, `presets = [<every shipped preset>]`.
+The table gives the files checked, the findings by code, and how many of them are not in
+KEPT, the findings that are real (leaks, or a rule's true finding), each with the reason;
+`--show` lists every finding. Anything else is a false alarm, to be fixed in the data or
+the analysis. TW000 (a file that cannot be parsed: the stdlib's deliberately broken test
+data) is counted apart.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ FRAMEWORKS = {
     "crewai": "crewai",
     "llama-index-core": "llama_index.core",
     "smolagents": "smolagents",
+    "google-genai": "google.genai",
+    "litellm": "litellm",
 }
 CORPORA = ("django", "langchain-community")
 
@@ -49,6 +52,11 @@ KEPT = {
     ("crewai", "crewai/tools/mcp_tool_wrapper.py", "TW201"): (
         "a CrewAI tool's text for the agent is `str(result)` of `session.call_tool(...)` when "
         "the result has no content blocks: the repr holds `structuredContent` and `_meta`"
+    ),
+    ("litellm", "litellm/responses/mcp/litellm_proxy_mcp_handler.py", "TW106"): (
+        "`_parse_mcp_result(result: CallToolResult)` tests `not result`: a CallToolResult (a "
+        "pydantic model, not Optional here) is always true, so that test never decides; the "
+        "same condition goes on to test `.content`, as the rule advises"
     ),
     ("langchain-community", "langchain_community/tools/ddg_search/tool.py", "TW302"): (
         "DuckDuckGoSearchResults, the issue's own example: a content-and-artifact tool whose "

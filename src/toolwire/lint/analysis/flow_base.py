@@ -89,6 +89,35 @@ class FlowBase:
         for visit in self.visitors.get(type(node), ()):
             visit(node, self.ctx)
 
+    def proved_results(self, test: ast.expr) -> tuple[tuple[str, int], ...]:
+        """Where `isinstance(name, R)` is true and every R is a result type, the name is
+        one of them (its labels then); nothing for any other test."""
+        if not (
+            isinstance(test, ast.Call)
+            and len(test.args) == 2
+            and not test.keywords
+            and isinstance(test.args[0], ast.Name)
+            and self.ctx.qualify(test.func) == "builtins.isinstance"
+        ):
+            return ()
+        kinds = test.args[1]
+        labels = L.NOTHING
+        for kind in kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]:
+            dotted = self.ctx.qualify(kind)
+            if dotted is None or not self.facts.is_result_class(dotted):
+                return ()
+            labels |= self.facts.result(dotted)
+        return ((test.args[0].id, labels),) if labels else ()
+
+    def prove_results(self, test: ast.expr) -> None:
+        """Bind what `proved_results(test)` proves, in the current frame, for a name that
+        is not known to hold a result already."""
+        env = self.ctx.scope.env
+        for name, labels in self.proved_results(test):
+            held = env.lookup(name)
+            if held == UNBOUND or not held & L.WHOLE:
+                env.set(name, labels)
+
     if TYPE_CHECKING:
 
         def block(self, body: Iterable[ast.stmt]) -> None: ...

@@ -12,6 +12,11 @@ from toolwire.lint.analysis.context import join_bound
 from toolwire.lint.analysis.flow_base import FlowBase, attribute_key, container
 from toolwire.lint.analysis.names import ClassInfo
 
+# `<x>.content` is the wire field only where x may be a result (or a block of one): on a
+# value of unknown origin it is just an attribute, and text made from it computes nothing
+# from a result.
+_OWNS_WIRE = L.RESULT | L.RESULTS | L.MAPPING | L.CONTENT
+
 
 class Expressions(FlowBase):
     """`Flow`'s expressions, one method per kind (`_EXPRESSIONS`)."""
@@ -176,6 +181,7 @@ class Expressions(FlowBase):
             self.bind_iteration(generator.target, labels, generator.iter)
             for condition in generator.ifs:
                 self.expr(condition)
+                self.prove_results(condition)
         out = L.NOTHING
         for index, part in enumerate(parts):
             labels = self.expr(part)
@@ -195,7 +201,7 @@ class Expressions(FlowBase):
     def _member(self, owner: int, attr: str, value: ast.expr | None) -> int:
         """Labels of `<value>.attr`, also of `getattr(<value>, "attr")`."""
         index = self.facts.index
-        if attr in index.wire_fields and not owner & L.ARTIFACT:
+        if attr in index.wire_fields and owner & _OWNS_WIRE and not owner & L.ARTIFACT:
             return L.CONTENT | L.STR
         if attr in index.barriers:
             return L.OTHER

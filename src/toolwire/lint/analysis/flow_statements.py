@@ -132,8 +132,13 @@ class Statements(FlowBase):
         exits = (False, False)
         if not self._guarded:
             exits = (always_exits(node.body), always_exits(node.orelse))
+
+        def body() -> None:
+            self.prove_results(node.test)
+            self._narrowed(then, node.body)
+
         self.branches(
-            [partial(self._narrowed, then, node.body), partial(self._narrowed, other, node.orelse)],
+            [body, partial(self._narrowed, other, node.orelse)],
             exits if exits != (True, True) else (False, False),
         )
 
