@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import shutil
 import tomllib
 from pathlib import Path
 
-from adoption_helpers import toolwire, write
+from adoption_helpers import EXAMPLE, toolwire, write
 
 from toolwire.lint.config import load_config
 
@@ -310,3 +311,38 @@ def test_a_framework_only_project_names_no_tool_methods(tmp_path: Path) -> None:
     assert table["presets"] == ["langchain"]
     assert table["tool-methods"] == []
     assert load_config(root / "pyproject.toml").tool_methods == ()
+
+
+def test_init_proposes_the_user_message_builder_and_check_then_finds_the_leak(
+    tmp_path: Path,
+) -> None:
+    # Issue 25: the example's table without its sinks; init must find both message builders,
+    # so that the artifact pasted into a user message (agent/debug.py) is reported.
+    root = tmp_path / "agent"
+    shutil.copytree(EXAMPLE, root)
+    text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    (root / "pyproject.toml").write_text(text.split("[tool.toolwire]")[0], encoding="utf-8")
+    done = toolwire("init", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert "agent/chat.py:34: agent.chat.ChatMessage.user:content" in done.stdout
+    table = _table(root / "pyproject.toml")
+    assert table["wire-sinks"] == ["agent.chat.ChatMessage.tool_result:content"]
+    assert table["egress-sinks"] == ["agent.chat.ChatMessage.user:content"]
+    checked = toolwire("check", "--format", "json", "agent/debug.py", cwd=root)
+    found = {(f["path"], f["line"], f["code"]) for f in json.loads(checked.stdout)["findings"]}
+    assert ("agent/debug.py", 14, "TW302") in found
+
+
+def test_a_user_message_built_from_a_constant_is_no_sink(tmp_path: Path) -> None:
+    chat = (
+        "class Message:\n"
+        "    def __init__(self, role: str, content: str) -> None: ...\n\n\n"
+        "def greeting() -> Message:\n"
+        '    return Message(role="user", content="hello")\n\n\n'
+        "def system(prompt: str) -> Message:\n"
+        '    return Message(role="system", content=prompt)\n'
+    )
+    root = write(tmp_path / "p", {"app/__init__.py": "", "app/chat.py": chat})
+    done = toolwire("init", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert _table(root / "pyproject.toml")["egress-sinks"] == ["app.chat.system:prompt"]

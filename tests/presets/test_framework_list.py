@@ -213,8 +213,8 @@ def _declaring(**keys: object) -> str:
     [
         (_declaring(modules=["acme"]), "extra"),
         (_declaring(extra="acme"), "modules"),
-        (_declaring(modules=["acme.tools"], extra="acme"), "modules: expected top-level"),
-        (_declaring(modules=[], extra="acme"), "modules: expected top-level"),
+        (_declaring(modules=["acme tools"], extra="acme"), "modules: expected module names"),
+        (_declaring(modules=[], extra="acme"), "modules: expected module names"),
         (_declaring(modules=["acme"], extra=""), "extra: expected"),
         (_declaring(modules=["acme"], extra="acme", adapter_module="a b"), "adapter-module"),
         (

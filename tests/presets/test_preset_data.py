@@ -17,7 +17,7 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 _LOAD = """
 import importlib.util, sys
 from toolwire.lint.config import config_from_table
-missing = [m for m in {modules!r} if importlib.util.find_spec(m) is not None]
+missing = [m for m in {modules!r} if importlib.util.find_spec(m.partition(".")[0]) is not None]
 assert not missing, f"installed here: {{missing}}"
 for name in {presets!r}:
     config = config_from_table({{"presets": [name]}})

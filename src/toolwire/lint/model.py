@@ -21,7 +21,6 @@ from typing import Any, Literal, cast
 _OTHER_KEYS = frozenset({"description"})
 # What a framework preset says of its framework (`frameworks()`); not egress data either.
 _FRAMEWORK_KEYS = frozenset({"modules", "extra", "adapter-module"})
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _LISTS = (
     "stringifiers",
@@ -276,7 +275,9 @@ class Framework:
     """A framework preset's own account of its framework: the one list of frameworks."""
 
     preset: str
-    modules: tuple[str, ...]  # top-level modules it is imported as; its adapter loads the first
+    # the modules it is imported as (`langchain_core`, or `google.genai` where the top-level
+    # package is shared); its adapter loads the first
+    modules: tuple[str, ...]
     extra: str  # `pip install 'toolwire[<extra>]'` installs it
     adapter: str  # the adapter module its tool shapes name (`toolwire.adapters.x`), or ""
 
@@ -309,8 +310,8 @@ def _framework(where: str, name: str, data: Mapping[str, Any]) -> Framework | No
             "adapter-module where it has tool shapes"
         )
     modules = _strings(where, "modules", data["modules"])
-    if not modules or not all(_IDENTIFIER.fullmatch(m) for m in modules):
-        raise ModelError(f"{where}: modules: expected top-level module names, got {modules!r}")
+    if not modules or not all(_DOTTED.fullmatch(m) for m in modules):
+        raise ModelError(f"{where}: modules: expected module names, got {modules!r}")
     extra, adapter = data["extra"], data.get("adapter-module", "")
     if not isinstance(extra, str) or not extra:
         raise ModelError(f"{where}: extra: expected the name of an optional dependency")

@@ -46,6 +46,9 @@ def _report(found: Scan, echo: Callable[[str], None]) -> None:
     echo(f"call-sink candidates ({len(found.call_sinks)}):")
     for c in found.call_sinks:
         echo(f"  {escape(c.place.path)}:{c.place.line}: {escape(c.spec)}")
+    echo(f"egress-sink candidates ({len(found.egress_sinks)}):")
+    for c in found.egress_sinks:
+        echo(f"  {escape(c.place.path)}:{c.place.line}: {escape(c.spec)}")
     frameworks = detect_frameworks(found)
     echo(f"frameworks ({len(frameworks)}):")
     for name, evidence in frameworks.items():

@@ -66,6 +66,7 @@ def build_table(found: Scan) -> Table:
     methods = _unique([t.method for t in generic]) or ([] if frameworks else ["execute"])
     bases = suggested_bases(found, generic)
     call_sinks = _unique([s.spec for s in found.call_sinks])
+    egress_sinks = _unique([s.spec for s in found.egress_sinks])
     out = _Table()
     out.comment("Written by `toolwire init` from a scan of this project; review every line.")
     out.comment("Every key is described in toolwire's docs/configuration.md.")
@@ -109,6 +110,14 @@ def build_table(found: Scan) -> Table:
     else:
         out.comment("None found: add the function that turns a tool's text into a message.")
     out.key("wire-sinks", call_sinks)
+    out.blank()
+    out.comment("Egress sinks: messages the model reads that are not tool output (a user or")
+    out.comment("system message): any text, never a whole result or an artifact (TW201, TW302).")
+    if egress_sinks:
+        out.comment("Found: these build such a message from the parameter named after ':'.")
+        for s in found.egress_sinks:
+            out.comment(f"  {s.spec}  ({s.place.path}:{s.place.line})")
+    out.key("egress-sinks", egress_sinks)
     out.blank()
     for line in (
         "Resumable state that must never hold artifacts (TW401), e.g. 'myapp.state.Suspended'.",

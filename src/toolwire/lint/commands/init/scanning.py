@@ -39,6 +39,12 @@ MESSAGE_SHAPES = (
     ("type", "tool_result", "content"),
     ("type", "function_call_output", "output"),
 )
+# Messages the model reads that are not tool output: any text, never a result or an artifact.
+EGRESS_SHAPES = (
+    ("role", "user", "content"),
+    ("role", "system", "content"),
+    ("role", "developer", "content"),
+)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -73,6 +79,7 @@ class CallSinkCandidate:
 class FrameworkImport:
     module: str  # the module imported, e.g. `langchain_core.tools`
     place: Place
+    names: tuple[str, ...] = ()  # `from google import genai` imports `google.genai` too
 
 
 @dataclass(slots=True)
@@ -80,6 +87,7 @@ class Scan:
     tools: list[ToolMethod] = field(default_factory=list)
     literals: list[LiteralSink] = field(default_factory=list)
     call_sinks: list[CallSinkCandidate] = field(default_factory=list)
+    egress_sinks: list[CallSinkCandidate] = field(default_factory=list)
     classes: dict[str, str] = field(default_factory=dict)  # class name -> dotted name
     # dotted class name -> its bases, dotted through the imports where known
     class_bases: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -92,6 +100,7 @@ class Scan:
         self.tools += other.tools
         self.literals += other.literals
         self.call_sinks += other.call_sinks
+        self.egress_sinks += other.egress_sinks
         self.imports += other.imports
         self.class_bases.update(other.class_bases)
         for name, dotted in other.classes.items():
@@ -202,7 +211,10 @@ class _Visitor(ast.NodeVisitor):
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.level or not node.module:
             return  # relative: the project's own code
-        self.found.imports.append(FrameworkImport(node.module, Place(self.path, node.lineno)))
+        names = tuple(a.name for a in node.names if a.name != "*")
+        self.found.imports.append(
+            FrameworkImport(node.module, Place(self.path, node.lineno), names)
+        )
         for alias in node.names:
             if alias.name != "*":
                 self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
@@ -278,6 +290,7 @@ class _Visitor(ast.NodeVisitor):
                 place = Place(self.path, node.lineno)
                 self.found.literals.append(LiteralSink(f"{key}={value}:{payload}", place))
                 self._call_sink(fields[payload], node.lineno)
+        self._egress_sink(fields, node.lineno)
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -286,9 +299,19 @@ class _Visitor(ast.NodeVisitor):
         for key, value, payload in MESSAGE_SHAPES:
             if _const_str(fields.get(key)) == value and payload in fields:
                 self._call_sink(fields[payload], node.lineno)
+        self._egress_sink(fields, node.lineno)
         self.generic_visit(node)
 
-    def _call_sink(self, payload: ast.expr, line: int) -> None:
+    def _egress_sink(
+        self, fields: dict[str, ast.expr] | dict[str | None, ast.expr], line: int
+    ) -> None:
+        for key, value, payload in EGRESS_SHAPES:
+            if _const_str(fields.get(key)) == value and payload in fields:
+                self._call_sink(fields[payload], line, self.found.egress_sinks)
+
+    def _call_sink(
+        self, payload: ast.expr, line: int, into: list[CallSinkCandidate] | None = None
+    ) -> None:
         """The enclosing function is a call sink when the payload is one of its parameters."""
         if not self.functions or not isinstance(payload, ast.Name) or self.module is None:
             return
@@ -298,7 +321,8 @@ class _Visitor(ast.NodeVisitor):
         if payload.id not in params or payload.id in ("self", "cls"):
             return
         spec = f"{'.'.join([self.module, *self.scope])}:{payload.id}"
-        self.found.call_sinks.append(CallSinkCandidate(spec, Place(self.path, line)))
+        found = self.found.call_sinks if into is None else into
+        found.append(CallSinkCandidate(spec, Place(self.path, line)))
 
 
 def detect_frameworks(found: Scan) -> dict[str, list[FrameworkImport]]:
@@ -312,11 +336,20 @@ def detect_frameworks(found: Scan) -> dict[str, list[FrameworkImport]]:
         evidence = [
             i
             for i in found.imports
-            if (head := i.module.partition(".")[0]) in roots and head not in found.modules
+            if i.module.partition(".")[0] not in found.modules and _under(i, roots)
         ]
         if evidence:
             detected[name] = sorted(evidence, key=lambda i: i.place)
     return detected
+
+
+def _under(found: FrameworkImport, roots: frozenset[str]) -> bool:
+    """The import names one of `roots` (a framework's modules, `google.genai`) or a module
+    inside one."""
+    for module in (found.module, *(f"{found.module}.{n}" for n in found.names)):
+        if any(module == root or module.startswith(root + ".") for root in roots):
+            return True
+    return False
 
 
 def framework_tools(found: Scan, frameworks: list[str]) -> set[ToolMethod]:
