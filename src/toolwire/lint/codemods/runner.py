@@ -31,6 +31,7 @@ from toolwire.lint.codemods.crossfile import (
 )
 from toolwire.lint.codemods.dict_calls import dict_tool_calls
 from toolwire.lint.codemods.diffs import unified_diff
+from toolwire.lint.codemods.parsing import LIBCST_RECURSION, parse_cst
 from toolwire.lint.codemods.reports import REVIEW_CODES, MethodEvent, span_of, split_findings
 from toolwire.lint.config import Config
 from toolwire.lint.engine import (
@@ -228,43 +229,6 @@ def _read(path: Path) -> bytes | Finding:
     return files.read(path)
 
 
-def _syntax_error(path: str, exc: Exception) -> Finding:
-    import libcst as cst
-
-    if isinstance(exc, cst.ParserSyntaxError):
-        message = exc.message.splitlines()[0] if exc.message else "invalid syntax"
-        return unreadable(path, f"cannot parse: {message}", exc.raw_line, exc.raw_column + 1)
-    return unreadable(path, f"cannot parse: {exc}")
-
-
-# LibCST's native parser is quadratic in nesting depth and overflows the C stack (a
-# segfault) some thousands deep; its codegen and metadata recurse once per level. CPython's
-# parser judges first and refuses what is absurd; deeper than this, migrate refuses too.
-_MAX_DEPTH = 1000
-_LIBCST_RECURSION = 30_000  # Python frames cost no C stack on 3.11+
-
-
-def nesting(tree: ast.AST, limit: int = _MAX_DEPTH) -> int | None:
-    """The line of a node nested more than `limit` deep in `tree`, or None. Linear time.
-
-    `a and b and c` is one node in `ast` but a nested one in LibCST: it counts per operand.
-    A node on one line of width w holds at most about 2w levels, so short nodes (nearly
-    all of them) are not entered.
-    """
-    stack: list[tuple[ast.AST, int, int]] = [(tree, 0, 1)]
-    while stack:
-        node, depth, line = stack.pop()
-        line = getattr(node, "lineno", None) or line
-        if depth > limit:
-            return line
-        if isinstance(node, ast.expr | ast.stmt) and node.end_lineno == node.lineno:
-            if depth + 2 * ((node.end_col_offset or 0) - node.col_offset) + 2 <= limit:
-                continue
-        step = len(node.values) if isinstance(node, ast.BoolOp) else 1
-        stack.extend((child, depth + step, line) for child in ast.iter_child_nodes(node))
-    return None
-
-
 def read_cst(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any] | None:
     """The text and LibCST tree of a file's bytes; None, with the reason in `outcome`."""
     text, problem = decode(data, name)
@@ -276,39 +240,6 @@ def read_cst(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any] | 
         outcome.errors.append(problem or unreadable(name, "cannot parse"))
         return None
     return text, tree
-
-
-def parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[Any, Finding | None]:
-    import libcst as cst
-
-    if tree is None:
-        tree, problem = parse(text, path)
-        if tree is None:
-            return None, problem
-    line = nesting(tree)
-    if line is not None:
-        return None, unreadable(
-            path, f"cannot migrate: an expression nested over {_MAX_DEPTH} levels deep", line
-        )
-    try:
-        with deep_walks(_LIBCST_RECURSION):
-            return cst.parse_module(text), None
-    except cst.ParserSyntaxError as exc:
-        # CPython parsed it, so this is a LibCST limit, not the user's syntax error.
-        feed = _form_feed_line(text)
-        if feed is not None:
-            why = "a form feed in the indentation, which LibCST cannot parse"
-            return None, unreadable(path, f"cannot migrate: {why}; the file is left as it is", feed)
-        return None, _syntax_error(path, exc)
-    except (RecursionError, MemoryError) as exc:
-        return None, unreadable(path, f"cannot parse: {type(exc).__name__}")
-
-
-def _form_feed_line(text: str) -> int | None:
-    for number, line in enumerate(text.split("\n"), 1):  # splitlines() cuts at \f
-        if "\f" in line[: len(line) - len(line.lstrip())]:
-            return number
-    return None
 
 
 def codemod_context(path: str) -> Any:
@@ -343,7 +274,7 @@ def guarded(work: Callable[[FileOutcome], None], name: str) -> FileOutcome:
         outcome.stopped = outcome.kept = True
         return outcome
     try:
-        with deep_walks(_LIBCST_RECURSION):
+        with deep_walks(LIBCST_RECURSION):
             work(outcome)
     except RecursionError:
         return FileOutcome(name, [unreadable(name, "cannot migrate: too deeply nested")], kept=True)
