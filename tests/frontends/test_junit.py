@@ -80,7 +80,8 @@ def test_junit_has_one_failure_per_finding_with_code_message_and_place(tmp_path:
             str(finding["column"]),
         )
         assert failure.tag == "failure"
-        assert (failure.get("type"), failure.get("message")) == (finding["code"], finding["message"])
+        assert failure.get("type") == finding["code"]
+        assert failure.get("message") == finding["message"]
         place = f"{finding['path']}:{finding['line']}:{finding['column']}"
         assert failure.text == f"{place}: {finding['code']} {finding['message']}"
     suites = {s.get("name"): int(s.get("failures", "")) for s in document}
