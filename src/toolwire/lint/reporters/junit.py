@@ -75,8 +75,8 @@ def document(report: Report) -> str:
         errors=str(errors),
     )
     by_path: dict[str, tuple[list[Finding], list[RunError]]] = {}
-    for path, found in groupby(report.findings, key=lambda f: f.path):
-        by_path[path] = (list(found), [])
+    for path, same in groupby(report.findings, key=lambda f: f.path):
+        by_path[path] = (list(same), [])
     for error in report.errors:
         by_path.setdefault(error.path, ([], []))[1].append(error)
     for path, (found, crashed) in sorted(by_path.items()):
