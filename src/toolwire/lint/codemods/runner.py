@@ -29,6 +29,7 @@ from toolwire.lint.codemods.crossfile import (
     index_module,
     split_declarations,
 )
+from toolwire.lint.codemods.depth import LIBCST_RECURSION, MAX_DEPTH, nesting
 from toolwire.lint.codemods.dict_calls import dict_tool_calls
 from toolwire.lint.codemods.diffs import unified_diff
 from toolwire.lint.codemods.reports import REVIEW_CODES, MethodEvent, span_of, split_findings
@@ -51,6 +52,16 @@ __all__ = ["CODEMODS", "FileOutcome", "Summary", "migrate_paths", "put"]
 
 CODEMODS = ("tool-returns", "wire-content")
 Mode = Literal["write", "diff", "check"]
+# Told (files, steps) once the files are known, before any work; gives `advance(done)`.
+Progress = Callable[[int, int], Callable[[int], None]]
+
+
+def _no_step(done: int) -> None:
+    pass
+
+
+def _no_progress(files: int, steps: int) -> Callable[[int], None]:
+    return _no_step
 
 
 @dataclass(slots=True)
@@ -237,34 +248,6 @@ def _syntax_error(path: str, exc: Exception) -> Finding:
     return unreadable(path, f"cannot parse: {exc}")
 
 
-# LibCST's native parser is quadratic in nesting depth and overflows the C stack (a
-# segfault) some thousands deep; its codegen and metadata recurse once per level. CPython's
-# parser judges first and refuses what is absurd; deeper than this, migrate refuses too.
-_MAX_DEPTH = 1000
-_LIBCST_RECURSION = 30_000  # Python frames cost no C stack on 3.11+
-
-
-def nesting(tree: ast.AST, limit: int = _MAX_DEPTH) -> int | None:
-    """The line of a node nested more than `limit` deep in `tree`, or None. Linear time.
-
-    `a and b and c` is one node in `ast` but a nested one in LibCST: it counts per operand.
-    A node on one line of width w holds at most about 2w levels, so short nodes (nearly
-    all of them) are not entered.
-    """
-    stack: list[tuple[ast.AST, int, int]] = [(tree, 0, 1)]
-    while stack:
-        node, depth, line = stack.pop()
-        line = getattr(node, "lineno", None) or line
-        if depth > limit:
-            return line
-        if isinstance(node, ast.expr | ast.stmt) and node.end_lineno == node.lineno:
-            if depth + 2 * ((node.end_col_offset or 0) - node.col_offset) + 2 <= limit:
-                continue
-        step = len(node.values) if isinstance(node, ast.BoolOp) else 1
-        stack.extend((child, depth + step, line) for child in ast.iter_child_nodes(node))
-    return None
-
-
 def read_cst(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any] | None:
     """The text and LibCST tree of a file's bytes; None, with the reason in `outcome`."""
     text, problem = decode(data, name)
@@ -288,10 +271,10 @@ def parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[Any
     line = nesting(tree)
     if line is not None:
         return None, unreadable(
-            path, f"cannot migrate: an expression nested over {_MAX_DEPTH} levels deep", line
+            path, f"cannot migrate: an expression nested over {MAX_DEPTH} levels deep", line
         )
     try:
-        with deep_walks(_LIBCST_RECURSION):
+        with deep_walks(LIBCST_RECURSION):
             return cst.parse_module(text), None
     except cst.ParserSyntaxError as exc:
         # CPython parsed it, so this is a LibCST limit, not the user's syntax error.
@@ -343,7 +326,7 @@ def guarded(work: Callable[[FileOutcome], None], name: str) -> FileOutcome:
         outcome.stopped = outcome.kept = True
         return outcome
     try:
-        with deep_walks(_LIBCST_RECURSION):
+        with deep_walks(LIBCST_RECURSION):
             work(outcome)
     except RecursionError:
         return FileOutcome(name, [unreadable(name, "cannot migrate: too deeply nested")], kept=True)
@@ -671,7 +654,7 @@ _ROUNDS = 6
 
 
 def _settled_pass_one(
-    items: list[tuple[Path, Config]], jobs: int
+    items: list[tuple[Path, Config]], jobs: int, advance: Callable[[int], None]
 ) -> tuple[list[FileOutcome], bool, dict[str, tuple[str, ...]]]:
     """Pass one, repeated until what each file assumed about the others is what they did.
 
@@ -689,7 +672,8 @@ def _settled_pass_one(
     cross = CrossFile(classes, instances=instances, reexports=reexports)
     family_index: dict[str, tuple[str, ...]] | None = classes or None
     for _ in range(_ROUNDS):
-        first = parallel_map(_pass_one, [(p, c, cross) for p, c in items], jobs)
+        first = parallel_map(_pass_one, [(p, c, cross) for p, c in items], jobs, advance)
+        advance = _no_step  # a later round redoes the files: progress counts the first
         if writes.stop_requested():
             return first, True, family_index or {}
         members = [m for o in first for m in o.members]
@@ -737,11 +721,13 @@ def migrate_paths(
     mode: Mode = "write",
     codemods: Sequence[str] = CODEMODS,
     jobs: int = 1,
+    progress: Progress = _no_progress,
 ) -> Summary:
     """Run the selected codemods over `paths`; `config_for` gives each file's config."""
     batch_gc()
     found = files.discover_all(paths, config_for)
     listed = [p for p in found.files if str(p) != files.STDIN]
+    advance = progress(len(listed), len(listed) * (2 if "tool-returns" in codemods else 1))
     summary = Summary(
         mode,
         tuple(codemods),
@@ -756,7 +742,8 @@ def migrate_paths(
     first: list[FileOutcome] = [FileOutcome(str(p)) for p in listed]
     classes: dict[str, tuple[str, ...]] = {}
     if "tool-returns" in codemods:
-        first, settled, classes = _settled_pass_one(list(zip(listed, configs, strict=True)), jobs)
+        items = list(zip(listed, configs, strict=True))
+        first, settled, classes = _settled_pass_one(items, jobs, advance)
         if writes.stop_requested():
             summary.interrupted = True  # nothing was written yet
             return summary
@@ -788,7 +775,7 @@ def migrate_paths(
         )
         for p, c, o in zip(listed, configs, first, strict=True)
     ]
-    second = parallel_map(finish_file, tasks, jobs)
+    second = parallel_map(finish_file, tasks, jobs, advance)
     for one, two in zip(first, second, strict=True):
         one.new_text = None
         one.errors += two.errors

@@ -7,16 +7,19 @@ for each). 2 wins over 1. 130: interrupted (Ctrl-C); what was changed before is 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from toolwire.lint import writes
-from toolwire.lint.codemods.runner import CODEMODS, Mode, Summary, migrate_paths
+from toolwire.lint.codemods.runner import CODEMODS, Mode, Progress, Summary, migrate_paths
 from toolwire.lint.commands import config_option
+from toolwire.lint.commands.check import PROGRESS_ABOVE, _show_progress
 from toolwire.lint.config import ConfigError, ConfigResolver
 
 __all__ = ["command"]
@@ -120,14 +123,36 @@ def command(
             configs(Path("."))
         # Ctrl-C stops the run between writes, never inside one, and the summary still
         # says what was written.
-        with writes.catch_sigint():
+        with writes.catch_sigint(), contextlib.ExitStack() as bars:
             summary = migrate_paths(
-                paths or (".",), configs, mode=mode, codemods=codemods, jobs=jobs
+                paths or (".",),
+                configs,
+                mode=mode,
+                codemods=codemods,
+                jobs=jobs,
+                progress=_progress(bars),
             )
     except ConfigError as exc:
         click.echo(f"toolwire: {exc}", err=True)
         sys.exit(2)
     sys.exit(_report(summary, output_format, _use_colour(color)))
+
+
+def _progress(bars: contextlib.ExitStack) -> Progress:
+    """A run of many files says so at once on stderr, since the first result comes only
+    after pass one has read them all: a bar on a terminal (as check's), else one line."""
+
+    def start(files: int, steps: int) -> Callable[[int], None]:
+        if files <= PROGRESS_ABOVE:
+            return lambda done: None
+        label = f"toolwire: migrating {files} files"
+        if not _show_progress(files):
+            click.echo(f"{label}...", err=True)
+            return lambda done: None
+        bar = click.progressbar(length=steps, label=label, file=sys.stderr)
+        return bars.enter_context(bar).update
+
+    return start
 
 
 def _use_colour(color: str) -> bool:
