@@ -14,7 +14,7 @@ import pytest
 
 from toolwire.lint.commands.check import PROGRESS_ABOVE
 
-FILES = PROGRESS_ABOVE + 30
+FILES = PROGRESS_ABOVE + 10
 TOOL = """\
 class Search{n}:
     def run(self, q: str) -> str:
@@ -67,6 +67,26 @@ def test_the_first_line_comes_within_a_second_while_the_run_goes_on(tree: Path) 
     assert took > first_at
     assert "\r" not in rest and "[#" not in rest  # no bar into a pipe
     assert f"{FILES} files scanned, {FILES} would change;" in rest
+
+
+def test_diff_streams_each_patch_in_the_files_order(tree: Path) -> None:
+    process = subprocess.Popen(
+        [*_command(), *MIGRATE, "--jobs", "2"],
+        cwd=tree,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=_env(),
+    )
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    running = process.poll() is None
+    streamed = first + process.stdout.read()
+    assert process.wait() == 0
+    assert first.startswith(b"--- a/tool_") and running
+    # Workers finish out of order; the patch is the one a single process prints.
+    done = subprocess.run([*_command(), *MIGRATE], cwd=tree, capture_output=True, env=_env())
+    assert streamed == done.stdout
+    assert streamed.count(b"\n--- a/") + 1 == FILES
 
 
 def test_a_small_run_says_nothing_first(tmp_path: Path) -> None:
