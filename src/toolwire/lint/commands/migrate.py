@@ -166,7 +166,9 @@ class _Live:
             try:
                 _write_patch(outcome, self.colour)
                 sys.stdout.flush()
-            except BrokenPipeError:  # `| head`: the reader is gone; the run goes on
+            except OSError as exc:  # `| head`: the reader is gone; the run goes on
+                if not isinstance(exc, BrokenPipeError):
+                    click.echo(f"toolwire: cannot write the patch: {exc.strerror or exc}", err=True)
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
