@@ -159,7 +159,7 @@ DEEP_KINDS = {
 @pytest.mark.parametrize("kind", sorted(DEEP_KINDS))
 def test_migrate_deep_nesting_of_every_kind(kind: str) -> None:
     """Just under the limit: migrated; past it: one TW000 naming the line; never a crash."""
-    from toolwire.lint.codemods.runner import _MAX_DEPTH
+    from toolwire.lint.codemods.depth import MAX_DEPTH as _MAX_DEPTH
 
     with tempfile.TemporaryDirectory() as work:
         for depth in (_MAX_DEPTH // 2, 3 * _MAX_DEPTH):
