@@ -27,7 +27,14 @@ from pathlib import Path
 import pytest
 from adoption_helpers import BIN, REPO, copy_example, run
 
-PAGES = ["index.md", "migration.md", "configuration.md", "integrations.md", "ci.md"]
+PAGES = [
+    "index.md",
+    "migration.md",
+    "configuration.md",
+    "integrations.md",
+    "ci.md",
+    "output-formats.md",
+]
 FENCE = re.compile(
     r"^(?P<fence>`{3,})(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.M | re.S
 )

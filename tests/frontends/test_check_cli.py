@@ -27,7 +27,7 @@ from toolwire.lint.config import load_config
 from toolwire.lint.files import read
 from toolwire.lint.findings import Finding
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "json", "sarif", "github", "junit")
 
 
 def _sarif_findings(output: str) -> list[tuple[str, int, int, str]]:
@@ -58,11 +58,22 @@ def _github_findings(output: str) -> list[tuple[str, int, int, str]]:
     return found
 
 
+def _junit_findings(output: str) -> list[tuple[str, int, int, str]]:
+    from xml.etree import ElementTree as ET
+
+    return [
+        (case.get("file", ""), int(case.get("line", "")), int(case.get("column", "")), code)
+        for case in ET.fromstring(output).iter("testcase")
+        for code in [failure.get("type", "") for failure in case.iter("failure")]
+    ]
+
+
 PARSERS = {
     "text": text_findings,
     "json": json_findings,
     "sarif": _sarif_findings,
     "github": _github_findings,
+    "junit": _junit_findings,
 }
 
 

@@ -101,7 +101,7 @@ def test_quiet_keeps_the_findings_and_drops_the_remarks(tmp_path: Path) -> None:
 
 def test_output_file_holds_what_stdout_would(tmp_path: Path) -> None:
     root = write(tmp_path, {"pyproject.toml": CONFIG, "leak.py": LEAK})
-    for fmt in ("text", "json", "sarif", "github", "gitlab"):
+    for fmt in ("text", "json", "sarif", "github", "gitlab", "junit"):
         piped = run_toolwire(["check", "--format", fmt, "."], cwd=root)
         filed = run_toolwire(["check", "--format", fmt, "-o", "report.out", "."], cwd=root)
         assert (filed.returncode, filed.stdout) == (piped.returncode, "")

@@ -172,3 +172,30 @@ def test_github_output_of_a_real_run(cli_outputs: dict[str, str]) -> None:
         if line.startswith("::error"):
             props = dict(item.split("=", 1) for item in head.removeprefix("error ").split(","))
             assert set(props) == {"file", "line", "col", "endLine", "endColumn", "title"}
+
+
+# -- JUnit ---------------------------------------------------------------------------------
+
+
+def test_junit_puts_an_internal_error_in_its_files_suite() -> None:
+    from xml.etree import ElementTree as ET
+
+    out, err = _render("junit")
+    document = ET.fromstring(out)
+    assert (document.get("tests"), document.get("failures"), document.get("errors")) == (
+        "4",
+        "3",
+        "1",
+    )
+    suites = {s.get("name"): s for s in document}
+    assert list(suites) == ["a.py", "b.py", "d.py", "dir with space/c.py"]
+    [case] = list(suites["d.py"])
+    [error] = list(case)
+    assert (error.tag, error.get("type")) == ("error", "internal-error")
+    assert error.text == "internal error in d.py: ValueError: boom"
+    assert suites["d.py"].get("errors") == "1" and suites["d.py"].get("failures") == "0"
+    assert err.splitlines() == [
+        "toolwire: internal error in d.py: ValueError: boom",
+        "toolwire: note: a note",
+        "toolwire: 3 findings in 3 of 4 files (1 input error, 1 internal error)",
+    ]

@@ -75,11 +75,18 @@ def test_github_annotations_escape_file_names(hostile_names: Path) -> None:
     assert any("file=x\\napp.py%3A1%3A1%3A TW301 forged" in line for line in annotations)
 
 
-@pytest.mark.parametrize("fmt", ["json", "sarif"])
+@pytest.mark.parametrize("fmt", ["json", "sarif", "junit"])
 def test_machine_formats_escape_the_same_way(hostile_names: Path, fmt: str) -> None:
     done = run(["toolwire", "check", "--format", fmt, "."], hostile_names)
     text = done.stdout.decode("utf-8")
     assert "\\u001b" not in text and "\x1b" not in text
+    if fmt == "junit":
+        from xml.etree import ElementTree as ET
+
+        files = {c.get("file") for c in ET.fromstring(text).iter("testcase")}
+        shown = {FORGED.replace("\n", "\\n"), "esc\\x1b[2J\\x1b[31mRED.py", "bidi\\u202eyp.txt.py"}
+        assert files == shown
+        return
     document = json.loads(text)
     if fmt == "json":
         paths = {f["path"] for f in document["findings"]}
@@ -105,7 +112,7 @@ def non_utf8_name(tmp_path: Path) -> Path:
 STRICT = {"PYTHONIOENCODING": "utf-8:strict"}
 
 
-@pytest.mark.parametrize("fmt", ["text", "github", "json", "sarif"])
+@pytest.mark.parametrize("fmt", ["text", "github", "json", "sarif", "junit"])
 def test_non_utf8_name_is_reported_in_every_format(non_utf8_name: Path, fmt: str) -> None:
     done = run(["toolwire", "check", "--format", fmt, "."], non_utf8_name, env=STRICT)
     assert done.returncode == 1, done.stderr

@@ -42,21 +42,31 @@ def _run_chunk(fn: Callable[[_T], _R], chunk: Sequence[_T]) -> list[_R]:
     return [fn(item) for item in chunk]
 
 
+def _arrived(results: list[_R], start: int, each: Callable[[int, _R], None] | None) -> None:
+    if each is not None:
+        for offset, result in enumerate(results):
+            each(start + offset, result)
+
+
 def parallel_map(
     fn: Callable[[_T], _R],
     items: Sequence[_T],
     jobs: int,
     advance: Callable[[int], None] = _no_progress,
+    each: Callable[[int, _R], None] | None = None,
 ) -> list[_R]:
-    """`[fn(item) for item in items]` in up to `jobs` processes; `advance(n)` as items finish.
+    """`[fn(item) for item in items]` in up to `jobs` processes; `advance(n)` as items finish,
+    and `each(index, result)` in this process as each result arrives (in any order).
 
     `fn` and the items must pickle (a module-level function and plain data).
     """
     jobs = min(jobs, len(items))
     if jobs <= 1:
         results = []
-        for item in items:
+        for index, item in enumerate(items):
             results.append(fn(item))
+            if each is not None:
+                each(index, results[-1])
             advance(1)
         return results
     import multiprocessing
@@ -83,11 +93,13 @@ def parallel_map(
                     done[index] = future.result()
                 except Exception:  # a dead worker or a pickling failure: redo it here
                     done[index] = work(chunks[index])
+                _arrived(done[index], index * size, each)
                 advance(len(chunks[index]))
     except OSError:  # no process pool on this platform
         pass
     for index, chunk in enumerate(chunks):
         if index not in done:
             done[index] = work(chunk)
+            _arrived(done[index], index * size, each)
             advance(len(chunk))
     return [result for index in range(len(chunks)) for result in done[index]]

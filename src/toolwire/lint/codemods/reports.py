@@ -72,3 +72,19 @@ def split_findings(findings: Iterable[Finding]) -> tuple[set[Span], set[Span], l
     # A TW301 at a `str(x)` that TW201 rewrites is settled by that rewrite.
     review = [f for f in review if span_of(f) not in stringify]
     return content - stringify, stringify, review
+
+
+_OPENS, _CLOSES = ("[", "(", "{"), ("]", ")", "}", ",")
+
+
+def one_line(code: str) -> str:
+    """Source text spread over lines (a bracketed annotation), joined into one line."""
+    lines = code.splitlines()
+    if len(lines) <= 1:
+        return code
+    out = lines[0].rstrip().removesuffix("\\").rstrip()
+    for line in lines[1:]:
+        line = line.strip().removesuffix("\\").strip()
+        if line:
+            out += ("" if out.endswith(_OPENS) or line.startswith(_CLOSES) else " ") + line
+    return out

@@ -32,7 +32,13 @@ from toolwire.lint.codemods.crossfile import (
 from toolwire.lint.codemods.dict_calls import dict_tool_calls
 from toolwire.lint.codemods.diffs import unified_diff
 from toolwire.lint.codemods.parsing import LIBCST_RECURSION, parse_cst
-from toolwire.lint.codemods.reports import REVIEW_CODES, MethodEvent, span_of, split_findings
+from toolwire.lint.codemods.reports import (
+    REVIEW_CODES,
+    MethodEvent,
+    one_line,
+    span_of,
+    split_findings,
+)
 from toolwire.lint.config import Config
 from toolwire.lint.engine import (
     batch_gc,
@@ -52,6 +58,16 @@ __all__ = ["CODEMODS", "FileOutcome", "Summary", "migrate_paths", "put"]
 
 CODEMODS = ("tool-returns", "wire-content")
 Mode = Literal["write", "diff", "check"]
+# Told (files, steps) once the files are known, before any work; gives `advance(done)`.
+Progress = Callable[[int, int], Callable[[int], None]]
+
+
+def _no_step(done: int) -> None:
+    pass
+
+
+def _no_progress(files: int, steps: int) -> Callable[[int], None]:
+    return _no_step
 
 
 @dataclass(slots=True)
@@ -203,22 +219,6 @@ class Summary:
 def _event_line(event: MethodEvent) -> str:
     """A migrated/skipped method on one line: the reason's code joined, everything escaped."""
     return escape(f"{event.path}:{event.line}: {event.name}: {one_line(event.reason)}")
-
-
-_OPENS, _CLOSES = ("[", "(", "{"), ("]", ")", "}", ",")
-
-
-def one_line(code: str) -> str:
-    """Source text spread over lines (a bracketed annotation), joined into one line."""
-    lines = code.splitlines()
-    if len(lines) <= 1:
-        return code
-    out = lines[0].rstrip().removesuffix("\\").rstrip()
-    for line in lines[1:]:
-        line = line.strip().removesuffix("\\").strip()
-        if line:
-            out += ("" if out.endswith(_OPENS) or line.startswith(_CLOSES) else " ") + line
-    return out
 
 
 def _n(count: int, noun: str) -> str:
@@ -602,7 +602,7 @@ _ROUNDS = 6
 
 
 def _settled_pass_one(
-    items: list[tuple[Path, Config]], jobs: int
+    items: list[tuple[Path, Config]], jobs: int, advance: Callable[[int], None]
 ) -> tuple[list[FileOutcome], bool, dict[str, tuple[str, ...]]]:
     """Pass one, repeated until what each file assumed about the others is what they did.
 
@@ -620,7 +620,8 @@ def _settled_pass_one(
     cross = CrossFile(classes, instances=instances, reexports=reexports)
     family_index: dict[str, tuple[str, ...]] | None = classes or None
     for _ in range(_ROUNDS):
-        first = parallel_map(_pass_one, [(p, c, cross) for p, c in items], jobs)
+        first = parallel_map(_pass_one, [(p, c, cross) for p, c in items], jobs, advance)
+        advance = _no_step  # a later round redoes the files: progress counts the first
         if writes.stop_requested():
             return first, True, family_index or {}
         members = [m for o in first for m in o.members]
@@ -668,11 +669,15 @@ def migrate_paths(
     mode: Mode = "write",
     codemods: Sequence[str] = CODEMODS,
     jobs: int = 1,
+    progress: Progress = _no_progress,
+    on_file: Callable[[FileOutcome], None] = lambda outcome: None,
 ) -> Summary:
-    """Run the selected codemods over `paths`; `config_for` gives each file's config."""
+    """Run the selected codemods over `paths`; `config_for` gives each file's config, and
+    `on_file` each file's outcome, in order, as soon as it and those before it are done."""
     batch_gc()
     found = files.discover_all(paths, config_for)
     listed = [p for p in found.files if str(p) != files.STDIN]
+    advance = progress(len(listed), len(listed) * (2 if "tool-returns" in codemods else 1))
     summary = Summary(
         mode,
         tuple(codemods),
@@ -687,7 +692,8 @@ def migrate_paths(
     first: list[FileOutcome] = [FileOutcome(str(p)) for p in listed]
     classes: dict[str, tuple[str, ...]] = {}
     if "tool-returns" in codemods:
-        first, settled, classes = _settled_pass_one(list(zip(listed, configs, strict=True)), jobs)
+        items = list(zip(listed, configs, strict=True))
+        first, settled, classes = _settled_pass_one(items, jobs, advance)
         if writes.stop_requested():
             summary.interrupted = True  # nothing was written yet
             return summary
@@ -719,17 +725,27 @@ def migrate_paths(
         )
         for p, c, o in zip(listed, configs, first, strict=True)
     ]
-    second = parallel_map(finish_file, tasks, jobs)
-    for one, two in zip(first, second, strict=True):
-        one.new_text = None
-        one.errors += two.errors
-        one.sinks, one.str_calls, one.review = two.sinks, two.str_calls, two.review
-        one.left = two.left
-        one.changed, one.diff, one.raced = two.changed, two.diff, two.raced
-        if two.kept:
-            # The file was kept as it was: nothing it reports as migrated happened.
-            one.migrated, one.sinks, one.str_calls = [], 0, 0
-            one.returns_text = one.returns_error = one.returns_marked = 0
-        summary.outcomes.append(one)
+    ready: dict[int, FileOutcome] = {}
+
+    def arrived(index: int, two: FileOutcome) -> None:  # handed on in the files' order
+        ready[index] = _merged(first[index], two)
+        while len(summary.outcomes) in ready:
+            summary.outcomes.append(ready.pop(len(summary.outcomes)))
+            on_file(summary.outcomes[-1])
+
+    parallel_map(finish_file, tasks, jobs, advance, arrived)
     summary.interrupted = writes.stop_requested()
     return summary
+
+
+def _merged(one: FileOutcome, two: FileOutcome) -> FileOutcome:
+    one.new_text = None
+    one.errors += two.errors
+    one.sinks, one.str_calls, one.review = two.sinks, two.str_calls, two.review
+    one.left = two.left
+    one.changed, one.diff, one.raced = two.changed, two.diff, two.raced
+    if two.kept:
+        # The file was kept as it was: nothing it reports as migrated happened.
+        one.migrated, one.sinks, one.str_calls = [], 0, 0
+        one.returns_text = one.returns_error = one.returns_marked = 0
+    return one

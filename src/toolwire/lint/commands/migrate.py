@@ -7,16 +7,19 @@ for each). 2 wins over 1. 130: interrupted (Ctrl-C); what was changed before is 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from toolwire.lint import writes
-from toolwire.lint.codemods.runner import CODEMODS, Mode, Summary, migrate_paths
+from toolwire.lint.codemods.runner import CODEMODS, FileOutcome, Mode, Summary, migrate_paths
 from toolwire.lint.commands import config_option
+from toolwire.lint.commands.check import PROGRESS_ABOVE, _show_progress
 from toolwire.lint.config import ConfigError, ConfigResolver
 
 __all__ = ["command"]
@@ -120,14 +123,62 @@ def command(
             configs(Path("."))
         # Ctrl-C stops the run between writes, never inside one, and the summary still
         # says what was written.
-        with writes.catch_sigint():
+        colour = _use_colour(color)
+        with writes.catch_sigint(), contextlib.ExitStack() as bars:
+            live = _Live(bars, mode == "diff" and output_format == "text", colour)
             summary = migrate_paths(
-                paths or (".",), configs, mode=mode, codemods=codemods, jobs=jobs
+                paths or (".",),
+                configs,
+                mode=mode,
+                codemods=codemods,
+                jobs=jobs,
+                progress=live.start,
+                on_file=live.file,
             )
     except ConfigError as exc:
         click.echo(f"toolwire: {exc}", err=True)
         sys.exit(2)
-    sys.exit(_report(summary, output_format, _use_colour(color)))
+    sys.exit(_report(summary, output_format, colour, streamed=live.stream))
+
+
+class _Live:
+    """What a run shows while it goes. A run of many files says so at once on stderr (pass
+    one reads every file before the first result exists): a bar on a terminal, as check's,
+    else one line. With --diff, each file's patch as soon as it and those before are done,
+    unless stdout shares the terminal with the bar."""
+
+    def __init__(self, bars: contextlib.ExitStack, stream: bool, colour: bool) -> None:
+        self.bars, self.stream, self.colour = bars, stream, colour
+
+    def start(self, files: int, steps: int) -> Callable[[int], None]:
+        if files <= PROGRESS_ABOVE:
+            return lambda done: None
+        label = f"toolwire: migrating {files} files"
+        if not _show_progress(files):
+            click.echo(f"{label}...", err=True)
+            return lambda done: None
+        self.stream = self.stream and not sys.stdout.isatty()
+        bar = click.progressbar(length=steps, label=label, file=sys.stderr)
+        return self.bars.enter_context(bar).update
+
+    def file(self, outcome: FileOutcome) -> None:
+        if self.stream and outcome.changed:
+            try:
+                _write_patch(outcome, self.colour)
+                sys.stdout.flush()
+            except OSError as exc:  # `| head`: the reader is gone; the run goes on
+                if not isinstance(exc, BrokenPipeError):
+                    click.echo(f"toolwire: cannot write the patch: {exc.strerror or exc}", err=True)
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _write_patch(outcome: FileOutcome, colour: bool) -> None:
+    # The patch is the file's own bytes (any encoding, BOM, CR), so that `git apply` and
+    # `patch` take it; only a terminal gets it decoded.
+    if colour:
+        click.echo(_colour(outcome.diff.decode("utf-8", "replace")), nl=False, color=True)
+    else:
+        click.echo(outcome.diff, nl=False)
 
 
 def _use_colour(color: str) -> bool:
@@ -137,22 +188,16 @@ def _use_colour(color: str) -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def _report(summary: Summary, output_format: str, colour: bool) -> int:
+def _report(summary: Summary, output_format: str, colour: bool, *, streamed: bool = False) -> int:
     errors = summary.all_errors
     for error in errors:
         click.echo(error.as_text(), err=True)
     if output_format == "json":
         click.echo(json.dumps(summary.as_json(), indent=2))
     else:
-        if summary.mode == "diff":
+        if summary.mode == "diff" and not streamed:
             for outcome in summary.changed:
-                # The patch is the file's own bytes (any encoding, BOM, CR), so that
-                # `git apply` and `patch` take it; only a terminal gets it decoded.
-                if colour:
-                    text = _colour(outcome.diff.decode("utf-8", "replace"))
-                    click.echo(text, nl=False, color=True)
-                else:
-                    click.echo(outcome.diff, nl=False)
+                _write_patch(outcome, colour)
         # With --diff the patch owns stdout; the summary goes to stderr.
         to_err = summary.mode == "diff"
         for line in summary.as_text():

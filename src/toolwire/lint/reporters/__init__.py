@@ -13,6 +13,7 @@ FORMATS: dict[str, str] = {
     "sarif": "sarif",
     "github": "github",
     "gitlab": "gitlab",
+    "junit": "junit",
 }
 
 
