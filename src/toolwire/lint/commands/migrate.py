@@ -42,10 +42,10 @@ def _codemods(value: str) -> tuple[str, ...]:
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=0),
     default=1,
     show_default=True,
-    help="Worker processes.",
+    help="Worker processes (0: one per core).",
 )
 @click.option(
     "--codemod",
@@ -122,12 +122,17 @@ def command(
         # says what was written.
         with writes.catch_sigint():
             summary = migrate_paths(
-                paths or (".",), configs, mode=mode, codemods=codemods, jobs=jobs
+                paths or (".",), configs, mode=mode, codemods=codemods, jobs=_jobs(jobs)
             )
     except ConfigError as exc:
         click.echo(f"toolwire: {exc}", err=True)
         sys.exit(2)
     sys.exit(_report(summary, output_format, _use_colour(color)))
+
+
+def _jobs(jobs: int) -> int:
+    """`--jobs 0`: one worker per core."""
+    return jobs or os.cpu_count() or 1
 
 
 def _use_colour(color: str) -> bool:
