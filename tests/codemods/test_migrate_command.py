@@ -194,6 +194,8 @@ def test_jobs_codemod_method_and_result_class_options(
     serial = json.loads(run("--check", "--format", "json", ".", cwd=app).stdout)
     parallel = json.loads(run("--check", "--format", "json", "--jobs", "2", ".", cwd=copy).stdout)
     assert serial == parallel
+    per_core = run("--check", "--format", "json", "--jobs", "0", ".", cwd=copy)
+    assert json.loads(per_core.stdout) == serial, per_core.stderr
     only = json.loads(
         run("--check", "--format", "json", "--codemod", "tool-returns", ".", cwd=app).stdout
     )

@@ -105,3 +105,13 @@ def test_rules_off_by_default_are_read_alike_by_the_config_and_the_catalog() -> 
     assert code_enabled("TW001", ("TW",), ())
     assert not code_enabled("TW001", ("TW",), ("TW001",))
     assert code_enabled("TW204", (), ())
+
+
+def test_messages_read_from_one_rule_file_are_the_catalogs() -> None:
+    # `check` reads a finding's text from its rule's front matter alone, not the catalog
+    from toolwire.lint.messages import _template
+
+    pairs = [(r.code, key, text) for r in catalog().values() for key, text in r.messages.items()]
+    assert len(pairs) > 20
+    for code, key, text in pairs:
+        assert _template(code, key) == text, (code, key)

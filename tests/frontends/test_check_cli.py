@@ -398,10 +398,11 @@ def test_jobs_do_not_change_the_output(tmp_path: Path) -> None:
     root = write(tmp_path, files)
     for fmt in ("text", "json"):
         serial = run_toolwire(["check", "--format", fmt, "--jobs", "1"], cwd=root)
-        parallel = run_toolwire(["check", "--format", fmt, "--jobs", "2"], cwd=root)
         assert serial.stdout, fmt
-        assert (parallel.returncode, parallel.stdout) == (serial.returncode, serial.stdout)
-        assert parallel.stderr == serial.stderr
+        for jobs in ("2", "0"):  # 0: one worker per core
+            parallel = run_toolwire(["check", "--format", fmt, "--jobs", jobs], cwd=root)
+            assert (parallel.returncode, parallel.stdout) == (serial.returncode, serial.stdout)
+            assert parallel.stderr == serial.stderr
 
 
 def test_no_progress_bar_in_a_pipe(tmp_path: Path) -> None:

@@ -14,10 +14,12 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from toolwire.lint.rulefiles import rules_path
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 FAMILIES = ("migrate", "construct", "stringify", "wire", "artifact")
 LAYERS = ("syntax", "mypy", "codemod")
@@ -148,12 +150,14 @@ class CatalogError(Exception):
 
 def rules_dir() -> Traversable:
     """The installed copy of `rules/`, or the checkout's when running from source."""
+    path = rules_path()
+    if path is not None:
+        return path
+    from importlib import resources  # a zipped install only
+
     packaged = resources.files("toolwire.lint").joinpath("_rules")
     if packaged.is_dir():
         return packaged
-    checkout = Path(__file__).resolve().parents[3] / "rules"
-    if checkout.is_dir():
-        return checkout
     raise CatalogError("the rule catalog is missing: reinstall toolwire")
 
 

@@ -12,13 +12,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolwire.lint._discovery import find_config as find_config
 from toolwire.lint.findings import escape
 from toolwire.lint.model import Model, ResultType, cached_hash, hash_slot, load_model, preset
 from toolwire.lint.model import preset_names as model_preset_names
 from toolwire.lint.model import presets as presets
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 _T = TypeVar("_T")
 
@@ -630,11 +633,9 @@ def code_problem(code: str) -> str | None:
 @cache
 def known_codes() -> frozenset[str]:
     """The codes of the rule catalog, from its file names (no rule file is parsed)."""
-    from toolwire.lint.catalog import CatalogError, rules_dir
-
     try:
-        names = [entry.name for entry in rules_dir().iterdir()]
-    except (CatalogError, OSError):  # no catalog to check against: accept well-formed codes
+        names = [entry.name for entry in _rule_files()]
+    except OSError:  # no catalog to check against: accept well-formed codes
         return frozenset()
     return frozenset(
         n[:-3] for n in names if len(n) == 8 and n.startswith("TW") and n.endswith(".md")
@@ -645,18 +646,31 @@ def known_codes() -> frozenset[str]:
 def off_by_default() -> frozenset[str]:
     """The codes whose rule file says `default = false` in its front matter; read from
     the text, as `known_codes`, so that loading a config parses no rule file."""
-    from toolwire.lint.catalog import CatalogError, rules_dir
-
     found = set()
     try:
-        for entry in rules_dir().iterdir():
+        for entry in _rule_files():
             if len(entry.name) == 8 and entry.name.startswith("TW") and entry.name[2:5].isdigit():
                 head = entry.read_text(encoding="utf-8").partition("\n+++\n")[0]
                 if _DEFAULT_OFF.search(head):
                     found.add(entry.name[:5])
-    except (CatalogError, OSError):
+    except OSError:
         return frozenset()
     return frozenset(found)
+
+
+def _rule_files() -> list[Traversable]:
+    """The entries of the rule catalog; OSError when there is none."""
+    from toolwire.lint.rulefiles import rules_path
+
+    path = rules_path()
+    if path is not None:
+        return list(path.iterdir())
+    from toolwire.lint.catalog import CatalogError, rules_dir
+
+    try:
+        return list(rules_dir().iterdir())
+    except CatalogError as exc:
+        raise OSError(str(exc)) from None
 
 
 _DEFAULT_OFF = re.compile(r"^default\s*=\s*false\b", re.M)

@@ -12,12 +12,33 @@ from functools import cache
 
 @cache
 def _template(code: str, key: str) -> str:
-    from toolwire.lint.catalog import catalog
-
     try:
-        return catalog()[code].messages[key]
+        return _messages(code)[key]
     except Exception:  # a broken install must not stop a check: say what was found
         return f"{key}: {{value}}"
+
+
+@cache
+def _messages(code: str) -> dict[str, str]:
+    """The `[messages]` of one rule: its file's front matter alone, as the catalog reads
+    it, so that a run with findings parses no other rule file (nor any example)."""
+    from toolwire.lint.rulefiles import rules_path
+
+    path = rules_path()
+    if path is None:  # a zipped install: ask the catalog
+        from toolwire.lint.catalog import catalog
+
+        return dict(catalog()[code].messages)
+    import tomllib
+
+    text = (path / f"{code}.md").read_text(encoding="utf-8")
+    if not text.startswith("+++\n"):
+        raise ValueError(f"{code}.md has no front matter")
+    meta = tomllib.loads(text[4 : text.index("\n+++\n", 4)])
+    if meta.get("code") != code:
+        raise ValueError(f"{code}.md: front matter says {meta.get('code')}")
+    messages: dict[str, str] = meta.get("messages", {})
+    return messages
 
 
 def message(code: str, key: str, **fields: str) -> str:

@@ -45,10 +45,10 @@ def _codemods(value: str) -> tuple[str, ...]:
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=0),
     default=1,
     show_default=True,
-    help="Worker processes.",
+    help="Worker processes (0: one per core).",
 )
 @click.option(
     "--codemod",
@@ -131,7 +131,7 @@ def command(
                 configs,
                 mode=mode,
                 codemods=codemods,
-                jobs=jobs,
+                jobs=_jobs(jobs),
                 progress=live.start,
                 on_file=live.file,
             )
@@ -179,6 +179,11 @@ def _write_patch(outcome: FileOutcome, colour: bool) -> None:
         click.echo(_colour(outcome.diff.decode("utf-8", "replace")), nl=False, color=True)
     else:
         click.echo(outcome.diff, nl=False)
+
+
+def _jobs(jobs: int) -> int:
+    """`--jobs 0`: one worker per core."""
+    return jobs or os.cpu_count() or 1
 
 
 def _use_colour(color: str) -> bool:
