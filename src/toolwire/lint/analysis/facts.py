@@ -10,6 +10,7 @@ import functools
 import operator
 import weakref
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import toolwire.lint.analysis.labels as L
@@ -26,6 +27,7 @@ from toolwire.lint.analysis.names import (
 from toolwire.lint.analysis.tool_shapes import ToolShapeFacts, tool_shapes
 from toolwire.lint.config import CallSink, Config
 from toolwire.lint.model import Index, Model, Source, index
+from toolwire.lint.signatures import find_bases
 
 if TYPE_CHECKING:
     from toolwire.lint.analysis.modules import ClassExport
@@ -520,7 +522,24 @@ class ModuleFacts(ToolShapeFacts):
                 for at, name in enumerate(names):
                     if matches(dotted, one_matcher(name)):
                         out |= L.instance(self._known_base + at)
+            if not out & self.receivers:
+                out |= self._inherited_receivers(dotted)
             self._typed[dotted] = out
+        return out
+
+    def _inherited_receivers(self, dotted: str) -> int:
+        """A class of a sink owner's package that subclasses a class with a method sink
+        (`smolagents.CodeAgent` for `MultiStepAgent.run`): its ancestors are read from
+        the package's source, only for the packages that hold such a class."""
+        roots = _receiver_roots(self.config).get(dotted.partition(".")[0])
+        if roots is None:
+            return L.NOTHING
+        names = self._known[0]
+        out = L.NOTHING
+        for ancestor in find_bases(dotted, roots):
+            for at in range(self._known[3]):
+                if matches(ancestor, one_matcher(names[at])):
+                    out |= L.instance(self._known_base + at)
         return out
 
     def method_targets(self, receiver: int, method: str) -> list[str]:
@@ -649,6 +668,18 @@ def _known_classes_of(config: Config) -> _Known:
     names = tuple(classes)
     tails = frozenset(n.rpartition(".")[2] for n in names)
     return names, class_matcher(names), shown, receivers, tails
+
+
+@functools.cache
+def _receiver_roots(config: Config) -> dict[str, tuple[Path, ...]]:
+    """Where to read the source of each package that holds a class with a method sink."""
+    out: dict[str, tuple[Path, ...]] = {}
+    for sinks in (config.wire_sinks, config.egress_sinks, config.state_sinks, config.html_sinks):
+        for sink in sinks:
+            owner = sink.target.rpartition(".")[0]
+            if owner.rpartition(".")[2][:1].isupper() and sink.roots:
+                out.setdefault(owner.partition(".")[0], sink.roots)
+    return out
 
 
 @functools.cache
