@@ -43,6 +43,7 @@ _LISTS = (
     "serialiser-methods",
     "content-and-artifact",
     "run-only-arguments",
+    "state-returns",
     "wrappers",
 )
 _TABLES = ("result-types", "artifact-types", "sources", "class-tools", "function-tools")
@@ -209,6 +210,8 @@ class Model:
     content_and_artifact: tuple[str, ...] = ()  # `keyword=value`: the tool returns a pair
     # `pkg.Class:*=name` / `pkg.f:N=name`: an argument that goes to a run-only channel
     run_only_arguments: tuple[str, ...] = ()
+    # `pkg.Class.method:N=name`: a function handed there returns into resumable state
+    state_returns: tuple[str, ...] = ()
     # calls that build a structure around their arguments, computing nothing from them
     wrappers: tuple[str, ...] = ()
     class_tools: tuple[ClassShape, ...] = ()
@@ -452,12 +455,13 @@ def _parse(where: str, data: Mapping[str, Any], framework: str = "") -> dict[str
     for key in _LISTS:
         if key in data:
             out[key] = _strings(where, key, data[key])
-    for spec in out.get("run-only-arguments", ()):
-        if not _ARGUMENT.fullmatch(spec):
-            raise ModelError(
-                f"{where}: run-only-arguments: {spec!r} is not 'pkg.Callable:N=name' or "
-                "'pkg.Callable:*=name'"
-            )
+    for key in ("run-only-arguments", "state-returns"):
+        for spec in out.get(key, ()):
+            if not _ARGUMENT.fullmatch(spec):
+                raise ModelError(
+                    f"{where}: {key}: {spec!r} is not 'pkg.Callable:N=name' or "
+                    "'pkg.Callable:*=name'"
+                )
     out["result-types"] = tuple(
         _result_type(where, t, framework)
         for t in _tables(where, "result-types", data.get("result-types", []))

@@ -24,6 +24,7 @@ from toolwire.lint.analysis.names import (
     one_matcher,
     statements,
 )
+from toolwire.lint.analysis.state_returns import state_returning
 from toolwire.lint.analysis.tool_shapes import ToolShapeFacts, tool_shapes
 from toolwire.lint.config import CallSink, Config
 from toolwire.lint.model import Index, Model, Source, index
@@ -116,6 +117,8 @@ class ModuleFacts(ToolShapeFacts):
     """What the names of one module mean, which classes are tools, what functions return,
     which calls are sinks: computed once per module, before the value flow runs."""
 
+    _state_returning: dict[int, str] | None = None  # `state_return`, read when first asked
+
     def __init__(
         self,
         tree: ast.Module,
@@ -161,6 +164,7 @@ class ModuleFacts(ToolShapeFacts):
             if any(a.target.partition(".")[0] in packages for a in arguments)
             else {}
         )
+        self._packages = packages  # `state_return` asks, when first needed
         # the names those calls are written with (`ToolReturn`, or its local alias): a
         # function without one has no run-only argument
         tails = frozenset(a.target.rpartition(".")[2] for a in arguments)
@@ -542,6 +546,18 @@ class ModuleFacts(ToolShapeFacts):
                     out |= L.instance(self._known_base + at)
         return out
 
+    def state_return(self, node: ast.AST) -> str | None:
+        """The call (`StateGraph.add_node`) that hands function `node` its place in resumable
+        state, so that what it returns is stored there; None for any other function."""
+        found = self._state_returning
+        if found is None:
+            specs = _state_returns(self.config.model)
+            # only where the module imports from the package: most modules never look
+            if any(s.target.partition(".")[0] in self._packages for s in specs):
+                found = state_returning(self._tree, self.names, specs)
+            self._state_returning = found = found or {}
+        return found.get(id(node))
+
     def method_targets(self, receiver: int, method: str) -> list[str]:
         """`Class.method` for each class whose instance `receiver` may be, of those that
         a method sink can be on: typed only from annotations and constructor calls."""
@@ -680,6 +696,19 @@ def _receiver_roots(config: Config) -> dict[str, tuple[Path, ...]]:
             if owner.rpartition(".")[2][:1].isupper() and sink.roots:
                 out.setdefault(owner.partition(".")[0], sink.roots)
     return out
+
+
+@functools.cache
+def _state_returns(model: Model) -> tuple[CallSink, ...]:
+    """The model's `state-returns`, as sinks (their form is checked when read)."""
+    from toolwire.lint.config import parse_sink
+
+    out = []
+    for spec in model.state_returns:
+        sink = parse_sink(None, "state-returns", spec, ())
+        if isinstance(sink, CallSink):
+            out.append(sink)
+    return tuple(out)
 
 
 @functools.cache
