@@ -44,6 +44,7 @@ _LISTS = (
     "content-and-artifact",
     "run-only-arguments",
     "state-returns",
+    "wire-returns",
     "wrappers",
 )
 _TABLES = ("result-types", "artifact-types", "sources", "class-tools", "function-tools")
@@ -212,6 +213,8 @@ class Model:
     run_only_arguments: tuple[str, ...] = ()
     # `pkg.Class.method:N=name`: a function handed there returns into resumable state
     state_returns: tuple[str, ...] = ()
+    # the same, for a function whose return value is what the model reads as the tool's answer
+    wire_returns: tuple[str, ...] = ()
     # calls that build a structure around their arguments, computing nothing from them
     wrappers: tuple[str, ...] = ()
     class_tools: tuple[ClassShape, ...] = ()
@@ -455,7 +458,7 @@ def _parse(where: str, data: Mapping[str, Any], framework: str = "") -> dict[str
     for key in _LISTS:
         if key in data:
             out[key] = _strings(where, key, data[key])
-    for key in ("run-only-arguments", "state-returns"):
+    for key in ("run-only-arguments", "state-returns", "wire-returns"):
         for spec in out.get(key, ()):
             if not _ARGUMENT.fullmatch(spec):
                 raise ModelError(

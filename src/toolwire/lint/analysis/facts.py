@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import toolwire.lint.analysis.labels as L
+from toolwire.lint.analysis.handed_returns import handed_returns
 from toolwire.lint.analysis.names import (
     ClassInfo,
     Matcher,
@@ -24,7 +25,6 @@ from toolwire.lint.analysis.names import (
     one_matcher,
     statements,
 )
-from toolwire.lint.analysis.state_returns import state_returning
 from toolwire.lint.analysis.tool_shapes import ToolShapeFacts, tool_shapes
 from toolwire.lint.config import CallSink, Config
 from toolwire.lint.model import Index, Model, Source, index
@@ -117,7 +117,7 @@ class ModuleFacts(ToolShapeFacts):
     """What the names of one module mean, which classes are tools, what functions return,
     which calls are sinks: computed once per module, before the value flow runs."""
 
-    _state_returning: dict[int, str] | None = None  # `state_return`, read when first asked
+    _takers: dict[str, dict[int, str]] | None = None  # `handed_return`, read when first asked
 
     def __init__(
         self,
@@ -546,16 +546,18 @@ class ModuleFacts(ToolShapeFacts):
                     out |= L.instance(self._known_base + at)
         return out
 
-    def state_return(self, node: ast.AST) -> str | None:
-        """The call (`StateGraph.add_node`) that hands function `node` its place in resumable
-        state, so that what it returns is stored there; None for any other function."""
-        found = self._state_returning
+    def handed_return(self, node: ast.AST, key: str) -> str | None:
+        """The call that takes what function `node` returns, by the model's `key`
+        (`state-returns`: `StateGraph.add_node`; `wire-returns`: `after_tool_call`), or None."""
+        if self._takers is None:
+            self._takers = {}
+        found = self._takers.get(key)
         if found is None:
-            specs = _state_returns(self.config.model)
+            specs = _handed_specs(self.config.model, key)
             # only where the module imports from the package: most modules never look
             if any(s.target.partition(".")[0] in self._packages for s in specs):
-                found = state_returning(self._tree, self.names, specs)
-            self._state_returning = found = found or {}
+                found = handed_returns(self._tree, self.names, specs)
+            self._takers[key] = found = found or {}
         return found.get(id(node))
 
     def method_targets(self, receiver: int, method: str) -> list[str]:
@@ -699,13 +701,14 @@ def _receiver_roots(config: Config) -> dict[str, tuple[Path, ...]]:
 
 
 @functools.cache
-def _state_returns(model: Model) -> tuple[CallSink, ...]:
-    """The model's `state-returns`, as sinks (their form is checked when read)."""
+def _handed_specs(model: Model, key: str) -> tuple[CallSink, ...]:
+    """The model's `state-returns` or `wire-returns`, as sinks (their form is checked when
+    read)."""
     from toolwire.lint.config import parse_sink
 
     out = []
-    for spec in model.state_returns:
-        sink = parse_sink(None, "state-returns", spec, ())
+    for spec in getattr(model, key.replace("-", "_")):
+        sink = parse_sink(None, key, spec, ())
         if isinstance(sink, CallSink):
             out.append(sink)
     return tuple(out)

@@ -29,7 +29,7 @@ class ArtifactInResumableState(Check):
         labels = ctx.labels(value)
         if not labels & (L.ARTIFACT | L.WHOLE):
             return
-        sink = ctx.facts.state_return(ctx.scope.node)
+        sink = ctx.facts.handed_return(ctx.scope.node, "state-returns")
         if sink is not None:
             what = "artifacts" if labels & L.ARTIFACT else "ToolResults and their artifacts"
             shown = ctx.describe(value)

@@ -1,6 +1,8 @@
-"""Functions whose return value goes into resumable state (the model's `state-returns`): a
-LangGraph node handed to `builder.add_node(fn)` / `builder.add_node("name", fn)`, whose
-returned dict is merged into the checkpointed graph state. A part of the module facts."""
+"""Functions whose return value a framework takes (the model's `state-returns` and
+`wire-returns`): a LangGraph node handed to `builder.add_node(fn)`, whose returned dict is
+merged into the checkpointed graph state; a CrewAI hook under `@after_tool_call` or given
+to `register_after_tool_call_hook(fn)`, whose return replaces the tool's answer. A part of
+the module facts."""
 
 from __future__ import annotations
 
@@ -13,12 +15,12 @@ from toolwire.lint.config import CallSink
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def state_returning(tree: ast.Module, names: Names, specs: tuple[CallSink, ...]) -> dict[int, str]:
+def handed_returns(tree: ast.Module, names: Names, specs: tuple[CallSink, ...]) -> dict[int, str]:
     """id of each function handed to a `state-returns` call -> the call's name for messages.
 
-    The receiver is typed only from annotations and constructor calls, and only when every
-    binding of its name in the module agrees (`builder = StateGraph(State)`); the function
-    is named by a plain name defined once in the module."""
+    A method's receiver is typed only from annotations and constructor calls, and only when
+    every binding of its name in the module agrees (`builder = StateGraph(State)`); the
+    function is named by a plain name defined once in the module, or decorated."""
     owners = class_matcher(tuple(s.target.rpartition(".")[0] for s in specs))
     functions: dict[str, list[_Function]] = {}
     kinds: dict[str, set[str | None]] = {}
@@ -33,17 +35,19 @@ def state_returning(tree: ast.Module, names: Names, specs: tuple[CallSink, ...])
         if len(found) == 1 and (kind := next(iter(found))) is not None and matches(kind, owners)
     }
     out: dict[int, str] = {}
-    if not typed:
-        return out
-    for call in ast.walk(tree):
-        if not (
-            isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Attribute)
-            and isinstance(call.func.value, ast.Name)
-            and call.func.value.id in typed
-        ):
+    for node in ast.walk(tree):
+        if isinstance(node, _Function):
+            _decorated(node, names, specs, out)
+        if not isinstance(node, ast.Call):
             continue
-        target = f"{typed[call.func.value.id]}.{call.func.attr}"
+        call, func = node, node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            kind = typed.get(func.value.id)
+            target = f"{kind}.{func.attr}" if kind else names.qualify(func)
+        else:
+            target = names.qualify(func)
+        if target is None:
+            continue
         for spec in specs:
             if not matches(target, class_matcher((spec.target,))):
                 continue
@@ -52,6 +56,18 @@ def state_returning(tree: ast.Module, names: Names, specs: tuple[CallSink, ...])
                 if len(defined) == 1:
                     out[id(defined[0])] = spec.label
     return out
+
+
+def _decorated(
+    node: _Function, names: Names, specs: tuple[CallSink, ...], out: dict[int, str]
+) -> None:
+    """`@after_tool_call` or `@after_tool_call(tools=[...])`: the function is handed."""
+    for decorator in node.decorator_list:
+        func = decorator.func if isinstance(decorator, ast.Call) else decorator
+        dotted = names.qualify(func)
+        for spec in specs:
+            if dotted is not None and matches(dotted, class_matcher((spec.target,))):
+                out[id(node)] = spec.label
 
 
 def _bindings(node: ast.AST, names: Names) -> Iterator[tuple[str, str | None]]:
