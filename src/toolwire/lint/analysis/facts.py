@@ -560,6 +560,19 @@ class ModuleFacts(ToolShapeFacts):
             self._takers[key] = found = found or {}
         return found.get(id(node))
 
+    def instance_return(self, receiver: int, method: str) -> int:
+        """Labels of what `receiver.method(...)` returns when the model's `instance-returns`
+        says (`builder.compile()` of a `StateGraph` is a `CompiledStateGraph`)."""
+        returns = self.config.model.instance_returns
+        names, base = self._known[0], self._known_base
+        for at in L.instances(receiver) if returns else ():
+            if 0 <= at - base < len(names):
+                called = f"{names[at - base]}.{method}="
+                for spec in returns:
+                    if spec.startswith(called):
+                        return self.instance_of(spec.partition("=")[2]) or L.OTHER
+        return L.NOTHING
+
     def method_targets(self, receiver: int, method: str) -> list[str]:
         """`Class.method` for each class whose instance `receiver` may be, of those that
         a method sink can be on: typed only from annotations and constructor calls."""
@@ -675,6 +688,8 @@ def _known_classes_of(config: Config) -> _Known:
     )
     classes = list(dict.fromkeys(o for o in owners if o.rpartition(".")[2][:1].isupper()))
     receivers = len(classes)  # the first ones: the classes with a method sink
+    # the classes whose methods return a known instance (`StateGraph.compile`)
+    classes += [r.partition("=")[0].rpartition(".")[0] for r in config.model.instance_returns]
     # the types a source's argument condition names (`ToolCall`)
     classes += [k for s in config.model.sources for k in s.argument_is if "=" not in k]
     # and the result types, by each of their names: where known, messages name the type
