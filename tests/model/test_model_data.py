@@ -309,3 +309,14 @@ def test_source_conditions_and_run_only_arguments_off_the_schema_are_errors() ->
         _parse("x.toml", {"sources": [{**source, "argument": "item", "argument-is": ["a.C"]}]})
     with pytest.raises(ModelError, match="run-only-arguments"):
         _parse("x.toml", {"run-only-arguments": ["a.Reply:extra"]})
+
+
+def test_handed_and_instance_returns_off_the_schema_are_errors() -> None:
+    with pytest.raises(ModelError, match="state-returns"):
+        _parse("x.toml", {"state-returns": ["a.Graph.add_node"]})
+    with pytest.raises(ModelError, match="wire-returns"):
+        _parse("x.toml", {"wire-returns": ["a.hook:func"]})
+    with pytest.raises(ModelError, match="instance-returns"):
+        _parse("x.toml", {"instance-returns": ["a.Graph.compile"]})
+    parsed = _parse("x.toml", {"instance-returns": ["a.Graph.compile=a.Compiled"]})
+    assert parsed["instance-returns"] == ("a.Graph.compile=a.Compiled",)

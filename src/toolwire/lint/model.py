@@ -42,6 +42,9 @@ _LISTS = (
     "serialiser-methods",
     "content-and-artifact",
     "run-only-arguments",
+    "state-returns",
+    "wire-returns",
+    "instance-returns",
     "wrappers",
 )
 _TABLES = ("result-types", "artifact-types", "sources", "class-tools", "function-tools")
@@ -49,6 +52,7 @@ STRING_FORMS = frozenset({"str", "repr", "format", "model_dump"})
 # A run-only argument names its parameter by position and name (or `*` for keyword-only),
 # so that matching a call needs no framework source.
 _ARGUMENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+:(?:\d+|\*)=[A-Za-z_]\w*")
+_RETURNS = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}=[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _PARAMETER = re.compile(r"(?:\d+|\*)=[A-Za-z_]\w*")
 _KIND = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*=[^=]+")
 
@@ -208,6 +212,13 @@ class Model:
     content_and_artifact: tuple[str, ...] = ()  # `keyword=value`: the tool returns a pair
     # `pkg.Class:*=name` / `pkg.f:N=name`: an argument that goes to a run-only channel
     run_only_arguments: tuple[str, ...] = ()
+    # `pkg.Class.method:N=name`: a function handed there returns into resumable state
+    state_returns: tuple[str, ...] = ()
+    # the same, for a function whose return value is what the model reads as the tool's answer
+    wire_returns: tuple[str, ...] = ()
+    # `pkg.Class.method=pkg.Other`: the method returns an instance of `Other` (the syntax
+    # layer's typing of `app = builder.compile()`; mypy reads the declared return type)
+    instance_returns: tuple[str, ...] = ()
     # calls that build a structure around their arguments, computing nothing from them
     wrappers: tuple[str, ...] = ()
     class_tools: tuple[ClassShape, ...] = ()
@@ -453,12 +464,18 @@ def _parse(where: str, data: Mapping[str, Any], framework: str = "") -> dict[str
     for key in _LISTS:
         if key in data:
             out[key] = _strings(where, key, data[key])
-    for spec in out.get("run-only-arguments", ()):
-        if not _ARGUMENT.fullmatch(spec):
+    for spec in out.get("instance-returns", ()):
+        if not _RETURNS.fullmatch(spec):
             raise ModelError(
-                f"{where}: run-only-arguments: {spec!r} is not 'pkg.Callable:N=name' or "
-                "'pkg.Callable:*=name'"
+                f"{where}: instance-returns: {spec!r} is not 'pkg.Class.method=pkg.Class'"
             )
+    for key in ("run-only-arguments", "state-returns", "wire-returns"):
+        for spec in out.get(key, ()):
+            if not _ARGUMENT.fullmatch(spec):
+                raise ModelError(
+                    f"{where}: {key}: {spec!r} is not 'pkg.Callable:N=name' or "
+                    "'pkg.Callable:*=name'"
+                )
     out["result-types"] = tuple(
         _result_type(where, t, framework)
         for t in _tables(where, "result-types", data.get("result-types", []))

@@ -65,6 +65,11 @@ class Prefilter:
                         a.partition(":")[0].rpartition(".")[2]
                         for a in config.model.run_only_arguments
                     ),
+                    # a function whose return a framework takes (`add_node`, `after_tool_call`)
+                    *(
+                        a.partition(":")[0].rpartition(".")[2]
+                        for a in (*config.model.state_returns, *config.model.wire_returns)
+                    ),
                     *(p.partition("=")[2] for p in config.model.content_and_artifact),
                     *shaped,
                 )

@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 _MAX_HOPS = 8  # re-exports followed before giving up (a cycle ends here)
+_MAX_ANCESTORS = 32  # a class hierarchy deeper than this is not followed further
 _READ: dict[Path, None] = {}  # every source parsed, in order
 
 
@@ -58,6 +59,86 @@ def _signature(target: str, roots: tuple[Path, ...], hops: int) -> Signature | N
         if moved is not None:
             return _signature(".".join([moved, *names[1:]]), roots, hops + 1)
         return None
+    return None
+
+
+def find_bases(target: str, roots: Sequence[Path]) -> tuple[str, ...]:
+    """The definition names of every ancestor of the class `target`, read from the source
+    (`smolagents.agents.MultiStepAgent` for `smolagents.CodeAgent`); () if not found."""
+    out: dict[str, None] = {}
+    _ancestors(target, tuple(roots), out)
+    return tuple(out)
+
+
+def _ancestors(target: str, roots: tuple[Path, ...], out: dict[str, None]) -> None:
+    found = _class(target, roots, 0)
+    if found is None:
+        return
+    tree, module, package, node = found
+    for base in node.bases:
+        dotted = _base_name(base, tree, module, package)
+        if dotted is not None and dotted not in out and len(out) < _MAX_ANCESTORS:
+            out[dotted] = None
+            _ancestors(dotted, roots, out)
+
+
+@cache
+def _class(
+    target: str, roots: tuple[Path, ...], hops: int
+) -> tuple[ast.Module, str, str, ast.ClassDef] | None:
+    """The module-level class `target` (through re-exports): its module's tree, its module's
+    and package's dotted names, and its node."""
+    if hops > _MAX_HOPS:
+        return None
+    module, _, name = target.rpartition(".")
+    source = _find_module(module.split("."), roots) if module else None
+    if source is None:
+        return None
+    tree = _parse(source)
+    if tree is None:
+        return None
+    package = module if source.name == "__init__.py" else module.rpartition(".")[0]
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return tree, module, package, node
+    moved = _reexport(tree, name, package)
+    if moved is not None:
+        return _class(moved, roots, hops + 1)
+    for node in tree.body:  # `from .agents import *` (smolagents' `__init__`)
+        if isinstance(node, ast.ImportFrom) and [a.name for a in node.names] == ["*"]:
+            start = _absolute(node, package)
+            found = _class(f"{start}.{name}", roots, hops + 1) if start else None
+            if found is not None:
+                return found
+    return None
+
+
+def _base_name(base: ast.expr, tree: ast.Module, module: str, package: str) -> str | None:
+    """The dotted name a base class expression refers to in its module (`Generic[T]`'s
+    subscript is dropped); None for what is not a plain or dotted name."""
+    if isinstance(base, ast.Subscript):
+        base = base.value
+    parts: list[str] = []
+    while isinstance(base, ast.Attribute):
+        parts.insert(0, base.attr)
+        base = base.value
+    if not isinstance(base, ast.Name):
+        return None
+    head = base.id
+    if any(isinstance(n, ast.ClassDef) and n.name == head for n in tree.body):
+        return ".".join([module, head, *parts])
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (alias.asname or alias.name) == head:
+                    start = _absolute(node, package)
+                    return ".".join([start, alias.name, *parts]) if start else None
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname == head:
+                    return ".".join([alias.name, *parts])
+                if alias.asname is None and alias.name.partition(".")[0] == head:
+                    return ".".join([head, *parts])
     return None
 
 

@@ -10,9 +10,11 @@ import functools
 import operator
 import weakref
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import toolwire.lint.analysis.labels as L
+from toolwire.lint.analysis.handed_returns import handed_returns
 from toolwire.lint.analysis.names import (
     ClassInfo,
     Matcher,
@@ -26,6 +28,7 @@ from toolwire.lint.analysis.names import (
 from toolwire.lint.analysis.tool_shapes import ToolShapeFacts, tool_shapes
 from toolwire.lint.config import CallSink, Config
 from toolwire.lint.model import Index, Model, Source, index
+from toolwire.lint.signatures import find_bases
 
 if TYPE_CHECKING:
     from toolwire.lint.analysis.modules import ClassExport
@@ -114,6 +117,8 @@ class ModuleFacts(ToolShapeFacts):
     """What the names of one module mean, which classes are tools, what functions return,
     which calls are sinks: computed once per module, before the value flow runs."""
 
+    _takers: dict[str, dict[int, str]] | None = None  # `handed_return`, read when first asked
+
     def __init__(
         self,
         tree: ast.Module,
@@ -159,6 +164,7 @@ class ModuleFacts(ToolShapeFacts):
             if any(a.target.partition(".")[0] in packages for a in arguments)
             else {}
         )
+        self._packages = packages  # `state_return` asks, when first needed
         # the names those calls are written with (`ToolReturn`, or its local alias): a
         # function without one has no run-only argument
         tails = frozenset(a.target.rpartition(".")[2] for a in arguments)
@@ -520,8 +526,52 @@ class ModuleFacts(ToolShapeFacts):
                 for at, name in enumerate(names):
                     if matches(dotted, one_matcher(name)):
                         out |= L.instance(self._known_base + at)
+            if not out & self.receivers:
+                out |= self._inherited_receivers(dotted)
             self._typed[dotted] = out
         return out
+
+    def _inherited_receivers(self, dotted: str) -> int:
+        """A class of a sink owner's package that subclasses a class with a method sink
+        (`smolagents.CodeAgent` for `MultiStepAgent.run`): its ancestors are read from
+        the package's source, only for the packages that hold such a class."""
+        roots = _receiver_roots(self.config).get(dotted.partition(".")[0])
+        if roots is None:
+            return L.NOTHING
+        names = self._known[0]
+        out = L.NOTHING
+        for ancestor in find_bases(dotted, roots):
+            for at in range(self._known[3]):
+                if matches(ancestor, one_matcher(names[at])):
+                    out |= L.instance(self._known_base + at)
+        return out
+
+    def handed_return(self, node: ast.AST, key: str) -> str | None:
+        """The call that takes what function `node` returns, by the model's `key`
+        (`state-returns`: `StateGraph.add_node`; `wire-returns`: `after_tool_call`), or None."""
+        if self._takers is None:
+            self._takers = {}
+        found = self._takers.get(key)
+        if found is None:
+            specs = _handed_specs(self.config.model, key)
+            # only where the module imports from the package: most modules never look
+            if any(s.target.partition(".")[0] in self._packages for s in specs):
+                found = handed_returns(self._tree, self.names, specs)
+            self._takers[key] = found = found or {}
+        return found.get(id(node))
+
+    def instance_return(self, receiver: int, method: str) -> int:
+        """Labels of what `receiver.method(...)` returns when the model's `instance-returns`
+        says (`builder.compile()` of a `StateGraph` is a `CompiledStateGraph`)."""
+        returns = self.config.model.instance_returns
+        names, base = self._known[0], self._known_base
+        for at in L.instances(receiver) if returns else ():
+            if 0 <= at - base < len(names):
+                called = f"{names[at - base]}.{method}="
+                for spec in returns:
+                    if spec.startswith(called):
+                        return self.instance_of(spec.partition("=")[2]) or L.OTHER
+        return L.NOTHING
 
     def method_targets(self, receiver: int, method: str) -> list[str]:
         """`Class.method` for each class whose instance `receiver` may be, of those that
@@ -638,6 +688,8 @@ def _known_classes_of(config: Config) -> _Known:
     )
     classes = list(dict.fromkeys(o for o in owners if o.rpartition(".")[2][:1].isupper()))
     receivers = len(classes)  # the first ones: the classes with a method sink
+    # the classes whose methods return a known instance (`StateGraph.compile`)
+    classes += [r.partition("=")[0].rpartition(".")[0] for r in config.model.instance_returns]
     # the types a source's argument condition names (`ToolCall`)
     classes += [k for s in config.model.sources for k in s.argument_is if "=" not in k]
     # and the result types, by each of their names: where known, messages name the type
@@ -649,6 +701,32 @@ def _known_classes_of(config: Config) -> _Known:
     names = tuple(classes)
     tails = frozenset(n.rpartition(".")[2] for n in names)
     return names, class_matcher(names), shown, receivers, tails
+
+
+@functools.cache
+def _receiver_roots(config: Config) -> dict[str, tuple[Path, ...]]:
+    """Where to read the source of each package that holds a class with a method sink."""
+    out: dict[str, tuple[Path, ...]] = {}
+    for sinks in (config.wire_sinks, config.egress_sinks, config.state_sinks, config.html_sinks):
+        for sink in sinks:
+            owner = sink.target.rpartition(".")[0]
+            if owner.rpartition(".")[2][:1].isupper() and sink.roots:
+                out.setdefault(owner.partition(".")[0], sink.roots)
+    return out
+
+
+@functools.cache
+def _handed_specs(model: Model, key: str) -> tuple[CallSink, ...]:
+    """The model's `state-returns` or `wire-returns`, as sinks (their form is checked when
+    read)."""
+    from toolwire.lint.config import parse_sink
+
+    out = []
+    for spec in getattr(model, key.replace("-", "_")):
+        sink = parse_sink(None, key, spec, ())
+        if isinstance(sink, CallSink):
+            out.append(sink)
+    return tuple(out)
 
 
 @functools.cache

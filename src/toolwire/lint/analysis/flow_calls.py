@@ -251,6 +251,9 @@ class Calls(FlowBase):
         for owner in self._owner_classes(func.value, receiver):
             if method in owner.returns:
                 return declared_returns(owner.returns[method], receiver | arguments)
+        known = facts.instance_return(receiver, method)
+        if known:
+            return known
         return _by_receiver(node, func, receiver, first, arguments)
 
     def _declared_text(self, value: ast.expr, receiver: int, method: str) -> int | None:

@@ -6,7 +6,7 @@ import toolwire.lint.analysis.labels as L
 from toolwire.lint.analysis.context import Context
 from toolwire.lint.analysis.sinks import egress_payloads
 from toolwire.lint.checks.base import Check, returns_to_wire
-from toolwire.lint.checks.tw301 import wire_payloads
+from toolwire.lint.checks.tw301 import wire_payloads, wire_return
 from toolwire.lint.messages import message
 
 
@@ -24,6 +24,11 @@ class ArtifactOnWire(Check):
     def visit_Return(self, node: ast.Return, ctx: Context) -> None:
         value = node.value
         if value is None or not ctx.labels(value) & L.ARTIFACT:
+            return
+        hook = wire_return(ctx, node)
+        if hook is not None:  # a CrewAI after-tool-call hook: its return is the answer
+            shown = ctx.describe(value)
+            self.report(ctx, value, message(self.code, "sink", sink=hook, value=shown))
             return
         sent = returns_to_wire(ctx, value)
         if sent is not None and ctx.labels(sent) & L.ARTIFACT:

@@ -20,3 +20,19 @@ class ArtifactInResumableState(Check):
                 shown = ctx.describe(payload)
                 text = message(self.code, "sink", sink=sink, value=shown, what=what)
                 self.report(ctx, payload, text)
+
+    def visit_Return(self, node: ast.Return, ctx: Context) -> None:
+        """A LangGraph node's returned dict is merged into checkpointed graph state."""
+        value = node.value
+        if value is None or not isinstance(ctx.scope.node, ast.FunctionDef | ast.AsyncFunctionDef):
+            return
+        labels = ctx.labels(value)
+        if not labels & (L.ARTIFACT | L.WHOLE):
+            return
+        sink = ctx.facts.handed_return(ctx.scope.node, "state-returns")
+        if sink is not None:
+            what = "artifacts" if labels & L.ARTIFACT else "ToolResults and their artifacts"
+            shown = ctx.describe(value)
+            self.report(
+                ctx, value, message(self.code, "returns", sink=sink, value=shown, what=what)
+            )

@@ -198,7 +198,13 @@ class ToolwirePlugin(Plugin):
             if node is not expr and holds(self.type_of(call.api, node), self.artifacts):
                 return True
             if isinstance(node, MemberExpr) and node.name in self.index.run_only:
-                if holds(self.type_of(call.api, node.expr), self.results):
+                # a run-only field of the owner's own type: `item.output` of an Agents SDK
+                # item is its wire field, though smolagents' ToolOutput keeps `output` run-only
+                owner = self.type_of(call.api, node.expr)
+                if any(
+                    node.name in rtype.run_only and holds(owner, (name,))
+                    for name, rtype in self.types.items()
+                ):
                     return True
             stack.extend(children(node))
         return False
