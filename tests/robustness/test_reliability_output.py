@@ -251,7 +251,8 @@ def test_init_file_names_cannot_write_keys(tmp_path: Path) -> None:
     text = (tmp_path / "pyproject.toml").read_text(encoding="utf-8")
     table = tomllib.loads(text)["tool"]["toolwire"]
     assert "ignore" not in table and "html-sinks" not in table
-    assert set(table) == {"result-class", "tool-methods", "tool-bases", "presets", "wire-sinks"}
+    keys = {"result-class", "tool-methods", "tool-bases", "presets", "wire-sinks", "egress-sinks"}
+    assert set(table) == keys
     assert "\r" not in text
     assert '#   T.execute -> str  (a\\nhtml-sinks = []\\nignore = ["TW3"]\\n#.py:2)' in text
     assert "(cr\\rname.py:2)" in text

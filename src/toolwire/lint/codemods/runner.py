@@ -317,7 +317,9 @@ def _tool_returns(
         from toolwire.lint.codemods.line_length import fit_lines
         from toolwire.lint.codemods.unused_imports import drop_unused_imports
 
-        new = fit_lines(text, drop_unused_imports(tree, new, name, module_name(path, config)), path)
+        new = fit_lines(
+            text, drop_unused_imports(tree, new, name, module_name(path, config), text), path
+        )
         code: str = new.code
         if code != text:
             outcome.new_text = code

@@ -10,6 +10,9 @@ imports are often re-exports that other modules use.
 
 from __future__ import annotations
 
+import ast
+import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -26,11 +29,14 @@ Key = tuple[str, str | None, str | None]  # (module, name or None, alias or None
 
 
 def drop_unused_imports(
-    before: cst.Module, after: cst.Module, path: str, module: str | None
+    before: cst.Module, after: cst.Module, path: str, module: str | None, text: str
 ) -> cst.Module:
-    """`after` without the imports it no longer uses that `before` used."""
+    """`after` without the imports it no longer uses that `before` (whose source is
+    `text`) used."""
     if after is before or path.endswith("__init__.py"):
         return after
+    if not _fewer_uses(text, after.code):
+        return after  # the common case, without the metadata LibCST's visitors need
     package = module.rpartition(".")[0] if module else None
     context = CodemodContext(filename=path, full_module_name=module, full_package_name=package)
     made = _unused(after, context) - _unused(before, context)
@@ -39,6 +45,31 @@ def drop_unused_imports(
     wrapper = _resolved(after, RemoveImportsVisitor, copy=False)
     remover = _Remove(replace(context, wrapper=wrapper), sorted(made, key=str))
     return wrapper.module.visit(remover)
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _fewer_uses(before: str, after: str) -> bool:
+    """Some name the module imports is written fewer times after the rewrite: only then
+    can an import have lost its last use. A text count, linear in the module."""
+    imported = _imported_names(before)
+    if not imported:
+        return False
+    old = Counter(w for w in _WORD.findall(before) if w in imported)
+    new = Counter(w for w in _WORD.findall(after) if w in imported)
+    return any(new[name] < count for name, count in old.items())
+
+
+def _imported_names(text: str) -> set[str]:
+    """The names the module's import statements bind (at any depth)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                names.add((alias.asname or alias.name).partition(".")[0])
+    names.discard("*")
+    return names
 
 
 def _unused(tree: cst.Module, context: CodemodContext) -> set[Key]:
