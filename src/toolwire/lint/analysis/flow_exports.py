@@ -67,10 +67,11 @@ class Exporting(FlowBase):
                 export = FunctionExport(returns & _KEPT)
             if export is not None:
                 functions[f"{module}.{name}"] = export
+        # only the classes other modules ask for: reading a class's members costs a walk
         classes = {
             info.qualname: members
             for info in self.facts.classes.values()
-            if module and (members := _class_export(info)) is not None
+            if module and info.name in demanded and (members := _class_export(info)) is not None
         }
         # what it imports from the run's other modules, it re-exports under its own name
         imported_classes = self.facts.imported_classes
