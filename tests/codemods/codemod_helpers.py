@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,3 +89,32 @@ def module_path(module: str) -> str:
 def fixture_config() -> dict[str, Any]:
     data = tomllib.loads((FIXTURES / "pyproject.toml").read_text(encoding="utf-8"))
     return dict(data["tool"]["toolwire"])
+
+
+TOOLWIRE = shutil.which("toolwire") or str(Path(sys.executable).with_name("toolwire"))
+RUFF = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+
+
+def tw101_findings(root: Path) -> list[dict[str, Any]]:
+    """`toolwire check --select TW101` of the tree: the tools still returning str."""
+    done = subprocess.run(
+        [TOOLWIRE, "check", "--format", "json", "--select", "TW101", "."],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    found: list[dict[str, Any]] = json.loads(done.stdout)["findings"]
+    return found
+
+
+def ruff_unused_imports(root: Path) -> set[tuple[str, str]]:
+    """ruff's F401 findings of the tree: (file name, message)."""
+    found = subprocess.run(
+        [RUFF, "check", "--isolated", "--select", "F401", "--output-format", "json", "."],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert found.returncode in (0, 1), found.stderr
+    return {(Path(f["filename"]).name, f["message"]) for f in json.loads(found.stdout)}

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -25,10 +24,9 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from codemod_helpers import RUFF, TOOLWIRE, ruff_unused_imports
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLWIRE = shutil.which("toolwire") or str(Path(sys.executable).with_name("toolwire"))
-RUFF = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
 
 # (tool name, arguments, the call is an error after the migration)
 Call = tuple[str, dict[str, Any], bool]
@@ -559,18 +557,6 @@ def _load(root: Path, names: list[str]) -> list[ModuleType]:
     return loaded
 
 
-def _unused_imports(root: Path) -> set[tuple[str, str]]:
-    """ruff's F401 findings: (file, message)."""
-    found = subprocess.run(
-        [RUFF, "check", "--isolated", "--select", "F401", "--output-format", "json", "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-    )
-    assert found.returncode in (0, 1), found.stderr
-    return {(Path(f["filename"]).name, f["message"]) for f in json.loads(found.stdout)}
-
-
 def _migrate(root: Path, *options: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [TOOLWIRE, "migrate", *options, "."], cwd=root, capture_output=True, text=True
@@ -592,7 +578,7 @@ def test_migrated_tools_give_the_model_the_same_text(case: Case, tmp_path: Path)
     sorted_before = subprocess.run([RUFF, "check", "--select", "I", "."], cwd=root)
     assert sorted_before.returncode == 0  # the fixtures are isort-clean to start with
 
-    unused_before = _unused_imports(root)
+    unused_before = ruff_unused_imports(root)
     before = [case.invoke(_load(root, sources), n, a) for n, a, _ in case.calls]
 
     done = _migrate(root, "--format", "json")
@@ -624,7 +610,7 @@ def test_migrated_tools_give_the_model_the_same_text(case: Case, tmp_path: Path)
     lint = subprocess.run([RUFF, "check", "--select", "I", "."], cwd=root, capture_output=True)
     assert lint.returncode == 0, lint.stdout
     # No import is left unused by the migration (`@tool` once it became `@result_tool`).
-    assert _unused_imports(root) <= unused_before
+    assert ruff_unused_imports(root) <= unused_before
     again = _migrate(root, "--check")
     assert again.returncode == 0, again.stdout + again.stderr
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import textwrap
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-from test_framework_migrate import TOOLWIRE, _load, _migrate
+from codemod_helpers import tw101_findings
+from test_framework_migrate import _load, _migrate
 
 pytest.importorskip("mcp.server.fastmcp")
 
@@ -84,21 +84,10 @@ def _call(module: ModuleType, where: str, name: str, args: dict[str, Any]) -> tu
     return block.text, bool(result.isError)
 
 
-def _tw101(root: Path) -> int:
-    done = subprocess.run(
-        [TOOLWIRE, "check", "--format", "json", "--select", "TW101", "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode in (0, 1), done.stderr
-    return len(json.loads(done.stdout)["findings"])
-
-
 def test_every_fastmcp_shape_is_migrated_and_reads_the_same(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.toolwire]\npresets = ["mcp"]\n')
     (tmp_path / "notes.py").write_text(textwrap.dedent(SERVER).lstrip(), encoding="utf-8")
-    assert _tw101(tmp_path) == 4
+    assert len(tw101_findings(tmp_path)) == 4
     [module] = _load(tmp_path, ["notes.py"])
     before = [_call(module, *call) for call in CALLS]
     assert before[2] == ("HI", False)
@@ -108,7 +97,7 @@ def test_every_fastmcp_shape_is_migrated_and_reads_the_same(tmp_path: Path) -> N
     summary = json.loads(done.stdout)
     assert summary["methods_migrated"] == 4, summary
     assert summary["skipped"] == []
-    assert _tw101(tmp_path) == 0
+    assert len(tw101_findings(tmp_path)) == 0
 
     [module] = _load(tmp_path, ["notes.py"])
     assert [_call(module, *call) for call in CALLS] == before

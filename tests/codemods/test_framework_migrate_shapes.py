@@ -19,7 +19,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from test_framework_migrate import RUFF, TOOLWIRE, _load, _migrate
+from codemod_helpers import tw101_findings
+from test_framework_migrate import RUFF, _load, _migrate
 
 pytest.importorskip("pydantic_ai")
 
@@ -112,18 +113,6 @@ def _call(module: ModuleType, name: str, args: dict[str, Any]) -> Any:
     return part
 
 
-def _check(root: Path) -> list[dict[str, Any]]:
-    done = subprocess.run(
-        [TOOLWIRE, "check", "--format", "json", "--select", "TW101", "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode in (0, 1), done.stderr
-    found: list[dict[str, Any]] = json.loads(done.stdout)["findings"]
-    return found
-
-
 def test_every_pydantic_ai_shape_is_migrated_and_the_model_reads_the_same(
     tmp_path: Path,
 ) -> None:
@@ -132,7 +121,7 @@ def test_every_pydantic_ai_shape_is_migrated_and_the_model_reads_the_same(
     )
     path = tmp_path / "tools.py"
     path.write_text(textwrap.dedent(TOOLS).lstrip(), encoding="utf-8")
-    flagged = {f["line"] for f in _check(tmp_path)}
+    flagged = {f["line"] for f in tw101_findings(tmp_path)}
     lines = path.read_text(encoding="utf-8").splitlines()
     defs = {i + 1 for i, line in enumerate(lines) if line.startswith("def ")}
     # each of the six tools, at its decorator or its `def`
@@ -147,7 +136,7 @@ def test_every_pydantic_ai_shape_is_migrated_and_the_model_reads_the_same(
     summary = json.loads(done.stdout)
     assert summary["methods_migrated"] == 6, summary
     assert summary["skipped"] == []
-    assert _check(tmp_path) == []
+    assert tw101_findings(tmp_path) == []
 
     [module] = _load(tmp_path, ["tools.py"])
     for name, args in CALLS:
@@ -202,7 +191,7 @@ def test_a_function_given_to_an_agent_as_its_model_is_no_tool(tmp_path: Path) ->
         """
     ).lstrip()
     (tmp_path / "agent.py").write_text(source, encoding="utf-8")
-    assert _check(tmp_path) == []
+    assert tw101_findings(tmp_path) == []
     done = _migrate(tmp_path, "--format", "json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["methods_migrated"] == 0

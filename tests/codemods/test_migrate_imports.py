@@ -8,14 +8,12 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from codemod_helpers import RUFF, TOOLWIRE, ruff_unused_imports
 
-TOOLWIRE = shutil.which("toolwire") or str(Path(sys.executable).with_name("toolwire"))
-RUFF = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
 ROOT = Path(__file__).resolve().parents[2]
 
 TOOL = """
@@ -51,17 +49,6 @@ def _migrate(root: Path) -> str:
     return done.stdout
 
 
-def _unused(root: Path) -> set[tuple[str, str]]:
-    found = subprocess.run(
-        [RUFF, "check", "--isolated", "--select", "F401", "--output-format", "json", "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-    )
-    assert found.returncode in (0, 1), found.stderr
-    return {(Path(f["filename"]).name, f["message"]) for f in json.loads(found.stdout)}
-
-
 @pytest.fixture(autouse=True)
 def _langchain() -> None:
     pytest.importorskip("langchain_core")
@@ -78,14 +65,14 @@ def test_the_decorator_and_base_class_imports_migrate_replaced_are_removed(
             "both.py": "from langchain_core.tools import BaseTool, tool\n\n" + TOOL + "\n" + CLASS,
         },
     )
-    assert _unused(root) == {("fn.py", "`json` imported but unused")}
+    assert ruff_unused_imports(root) == {("fn.py", "`json` imported but unused")}
     _migrate(root)
     for name in ("fn.py", "cls.py", "both.py"):
         text = (root / name).read_text(encoding="utf-8")
         assert "langchain_core" not in text, text
         compile(text, name, "exec")
     # The import unused before stays; the blank line between the sections stays too.
-    assert _unused(root) == {("fn.py", "`json` imported but unused")}
+    assert ruff_unused_imports(root) == {("fn.py", "`json` imported but unused")}
     assert (
         (root / "fn.py")
         .read_text(encoding="utf-8")
@@ -108,7 +95,7 @@ def test_the_decorator_and_base_class_imports_migrate_replaced_are_removed(
 def test_an_import_still_used_or_unused_before_stays(tmp_path: Path, head: str, tail: str) -> None:
     source = "from langchain_core.tools import tool\n" + head + "\n" + TOOL + tail
     root = _project(tmp_path, {"mod.py": source})
-    before = _unused(root)
+    before = ruff_unused_imports(root)
     _migrate(root)
     text = (root / "mod.py").read_text(encoding="utf-8")
     assert "@result_tool" in text
@@ -117,7 +104,7 @@ def test_an_import_still_used_or_unused_before_stays(tmp_path: Path, head: str, 
         assert "import tool\n" not in text
     else:
         assert "from langchain_core.tools import tool\n" in text
-    assert _unused(root) == before
+    assert ruff_unused_imports(root) == before
 
 
 def test_a_package_init_keeps_its_imports(tmp_path: Path) -> None:
@@ -136,8 +123,8 @@ def test_a_package_init_keeps_its_imports(tmp_path: Path) -> None:
 def test_the_example_agent_leaves_no_unused_import(tmp_path: Path) -> None:
     root = tmp_path / "agent"
     shutil.copytree(ROOT / "examples" / "agent", root)
-    before = _unused(root)
+    before = ruff_unused_imports(root)
     done = subprocess.run([TOOLWIRE, "migrate", "."], cwd=root, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "changed:" in done.stdout
-    assert _unused(root) <= before
+    assert ruff_unused_imports(root) <= before

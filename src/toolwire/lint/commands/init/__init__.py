@@ -40,15 +40,14 @@ def _report(found: Scan, echo: Callable[[str], None]) -> None:
     echo(f"tool methods ({len(found.tools)}):")
     for t in found.tools:
         echo(f"  {escape(t.place.path)}:{t.place.line}: {t.qualname} -> {escape(t.returns)}")
-    echo(f"message-literal sinks ({len(found.literals)}):")
-    for s in found.literals:
-        echo(f"  {escape(s.place.path)}:{s.place.line}: {escape(s.spec)}")
-    echo(f"call-sink candidates ({len(found.call_sinks)}):")
-    for c in found.call_sinks:
-        echo(f"  {escape(c.place.path)}:{c.place.line}: {escape(c.spec)}")
-    echo(f"egress-sink candidates ({len(found.egress_sinks)}):")
-    for c in found.egress_sinks:
-        echo(f"  {escape(c.place.path)}:{c.place.line}: {escape(c.spec)}")
+    for title, specs in (
+        ("message-literal sinks", found.literals),
+        ("call-sink candidates", found.call_sinks),
+        ("egress-sink candidates", found.egress_sinks),
+    ):
+        echo(f"{title} ({len(specs)}):")
+        for s in specs:
+            echo(f"  {escape(s.place.path)}:{s.place.line}: {escape(s.spec)}")
     frameworks = detect_frameworks(found)
     echo(f"frameworks ({len(frameworks)}):")
     for name, evidence in frameworks.items():
