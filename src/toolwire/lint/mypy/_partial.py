@@ -44,7 +44,7 @@ def partial_call(
     owner: ProperType | None = None
     if definition.info and not definition.is_static:  # a method (FUNC_NO_INFO is falsy)
         names = names[1:]  # `self` or `cls`, bound
-        instance = get_proper_type(fill_typevars(definition.info))
+        instance = fill_typevars(definition.info)
         owner = TypeType.make_normalized(instance) if definition.is_class else instance
     function = function_hook(definition.fullname) if owner is None else None
     method = method_hook(definition.fullname) if owner is not None else None
