@@ -45,20 +45,20 @@ def line_length(path: Path) -> int:
     return _limit_in(path.resolve().parent)
 
 
-def fit_lines(before: str, after: cst.Module, path: Path) -> cst.Module:
-    """`after` with each wrapped return that migrate made too long split as black splits it."""
+def fit_lines(before: str, after: cst.Module, code: str, path: Path) -> str:
+    """The source of `after` (which is `code`) with each wrapped return that migrate made
+    too long split as black splits it."""
     limit = line_length(path)
     old = set(before.splitlines())
-    code = after.code
     long = {
         number
         for number, line in enumerate(code.splitlines(), 1)
         if len(line) > limit and line not in old
     }
     if not long:
-        return after
+        return code
     wrapper = MetadataWrapper(after, unsafe_skip_copy=True)
-    return wrapper.visit(_Split(long, after.default_indent))
+    return wrapper.visit(_Split(long, after.default_indent)).code
 
 
 class _Split(cst.CSTTransformer):

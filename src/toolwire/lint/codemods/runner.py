@@ -317,10 +317,12 @@ def _tool_returns(
         from toolwire.lint.codemods.line_length import fit_lines
         from toolwire.lint.codemods.unused_imports import drop_unused_imports
 
-        new = fit_lines(
-            text, drop_unused_imports(tree, new, name, module_name(path, config), text), path
-        )
+        # the new text is generated once, and again only where a step changed the tree
         code: str = new.code
+        trimmed = drop_unused_imports(tree, text, new, code, name, module_name(path, config))
+        if trimmed is not new:
+            new, code = trimmed, trimmed.code
+        code = fit_lines(text, new, code, path)
         if code != text:
             outcome.new_text = code
             outcome.digest = _digest(data)

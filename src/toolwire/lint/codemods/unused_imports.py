@@ -29,13 +29,13 @@ Key = tuple[str, str | None, str | None]  # (module, name or None, alias or None
 
 
 def drop_unused_imports(
-    before: cst.Module, after: cst.Module, path: str, module: str | None, text: str
+    before: cst.Module, text: str, after: cst.Module, code: str, path: str, module: str | None
 ) -> cst.Module:
-    """`after` without the imports it no longer uses that `before` (whose source is
-    `text`) used."""
+    """`after` (whose source is `code`) without the imports it no longer uses that
+    `before` (whose source is `text`) used."""
     if after is before or path.endswith("__init__.py"):
         return after
-    if not _fewer_uses(text, after.code):
+    if not _fewer_uses(text, code):
         return after  # the common case, without the metadata LibCST's visitors need
     package = module.rpartition(".")[0] if module else None
     context = CodemodContext(filename=path, full_module_name=module, full_package_name=package)
