@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.lint.commands.check import PROGRESS_ABOVE
+from toolwire.lint.commands import PROGRESS_ABOVE
 
 FILES = PROGRESS_ABOVE + 10
 TOOL = """\

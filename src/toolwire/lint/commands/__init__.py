@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,3 +22,16 @@ def config_option() -> Callable[[_F], _F]:
         default=None,
         help="The pyproject.toml or toolwire.toml to use instead of the nearest one of each file.",
     )
+
+
+PROGRESS_ABOVE = 50  # files: a shorter run shows no progress
+
+
+def show_progress(files: int) -> bool:
+    """A progress bar on stderr: a long run, on a terminal, outside CI."""
+    return files > PROGRESS_ABOVE and sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def per_core(jobs: int) -> int:
+    """`--jobs 0`: one worker per core."""
+    return jobs or os.cpu_count() or 1

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 
 import click
 
-from toolwire.lint.commands import config_option
+from toolwire.lint.commands import config_option, per_core, show_progress
 from toolwire.lint.config import Config, ConfigError, ConfigResolver, code_problem
 from toolwire.lint.engine import batch_gc, check_source, kept_source, linked, module_name
 from toolwire.lint.files import STDIN, discover, read, real_path
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 WIRE_CODES = ("TW301", "TW302")
 PARALLEL_ABOVE = 8  # files; below this a process pool costs more than it saves
-PROGRESS_ABOVE = 50  # files
 _CODE = re.compile(r"TW\d{0,3}")
 FIX_ROUNDS = 3  # a fix can change what a module exports, and so the findings of others
 FixMode = Literal["write", "diff"]
@@ -497,23 +496,16 @@ def _notes(files: Sequence[Path], configs: Iterable[Config]) -> list[str]:
 
 
 def _job_count(jobs: int | None, files: int) -> int:
-    cores = os.cpu_count() or 1
     if jobs is None:
-        jobs = cores if files > PARALLEL_ABOVE else 1
-    elif jobs == 0:
-        jobs = cores
-    return max(1, min(jobs, files))
-
-
-def _show_progress(files: int) -> bool:
-    return files > PROGRESS_ABOVE and sys.stderr.isatty() and not os.environ.get("CI")
+        jobs = (os.cpu_count() or 1) if files > PARALLEL_ABOVE else 1
+    return max(1, min(per_core(jobs), files))
 
 
 def _check_all(tasks: Sequence[Task], jobs: int, work: Callable[[Task], _R]) -> list[_R]:
     """Results in the order of `tasks`, checked in `jobs` processes."""
     if not tasks:
         return []
-    if not _show_progress(len(tasks)):
+    if not show_progress(len(tasks)):
         return parallel_map(work, tasks, jobs)
     with click.progressbar(length=len(tasks), label="toolwire", file=sys.stderr) as bar:
         return parallel_map(work, tasks, jobs, bar.update)

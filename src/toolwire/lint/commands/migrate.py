@@ -18,8 +18,7 @@ import click
 
 from toolwire.lint import writes
 from toolwire.lint.codemods.runner import CODEMODS, FileOutcome, Mode, Summary, migrate_paths
-from toolwire.lint.commands import config_option
-from toolwire.lint.commands.check import PROGRESS_ABOVE, _show_progress
+from toolwire.lint.commands import PROGRESS_ABOVE, config_option, per_core, show_progress
 from toolwire.lint.config import ConfigError, ConfigResolver
 
 __all__ = ["command"]
@@ -131,7 +130,7 @@ def command(
                 configs,
                 mode=mode,
                 codemods=codemods,
-                jobs=_jobs(jobs),
+                jobs=per_core(jobs),
                 progress=live.start,
                 on_file=live.file,
             )
@@ -154,7 +153,7 @@ class _Live:
         if files <= PROGRESS_ABOVE:
             return lambda done: None
         label = f"toolwire: migrating {files} files"
-        if not _show_progress(files):
+        if not show_progress(files):
             click.echo(f"{label}...", err=True)
             return lambda done: None
         self.stream = self.stream and not sys.stdout.isatty()
@@ -179,11 +178,6 @@ def _write_patch(outcome: FileOutcome, colour: bool) -> None:
         click.echo(_colour(outcome.diff.decode("utf-8", "replace")), nl=False, color=True)
     else:
         click.echo(outcome.diff, nl=False)
-
-
-def _jobs(jobs: int) -> int:
-    """`--jobs 0`: one worker per core."""
-    return jobs or os.cpu_count() or 1
 
 
 def _use_colour(color: str) -> bool:
