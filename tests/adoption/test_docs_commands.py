@@ -34,6 +34,7 @@ PAGES = [
     "integrations.md",
     "ci.md",
     "output-formats.md",
+    "editors.md",
 ]
 FENCE = re.compile(
     r"^(?P<fence>`{3,})(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.M | re.S
