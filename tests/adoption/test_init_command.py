@@ -346,3 +346,22 @@ def test_a_user_message_built_from_a_constant_is_no_sink(tmp_path: Path) -> None
     done = toolwire("init", cwd=root)
     assert done.returncode == 0, done.stderr
     assert _table(root / "pyproject.toml")["egress-sinks"] == ["app.chat.system:prompt"]
+
+
+def test_beside_a_framework_a_generic_method_name_is_no_tool(tmp_path: Path) -> None:
+    # langchain-community's shape: API wrappers with `run -> str` beside real BaseTools.
+    # Naming `run` would make every wrapper a tool, and its callers hold results.
+    wrapper = "class SearchWrapper:\n    def run(self, query: str) -> str:\n        return query\n"
+    root = write(tmp_path / "p", {"lc.py": LANGCHAIN_TOOLS, "wrap.py": wrapper})
+    done = toolwire("init", cwd=root)
+    assert done.returncode == 0, done.stderr
+    table = _table(root / "pyproject.toml")
+    assert table["presets"] == ["langchain"]
+    assert table["tool-methods"] == []
+    text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert "wrap.SearchWrapper.run -> str  (wrap.py:2)  [a generic name beside" in text
+    # Without the framework, the same class is the project's own tool, as before.
+    (root / "lc.py").unlink()
+    (root / "pyproject.toml").unlink()
+    assert toolwire("init", cwd=root).returncode == 0
+    assert _table(root / "pyproject.toml")["tool-methods"] == ["run"]

@@ -63,8 +63,13 @@ def build_table(found: Scan) -> Table:
     covered = framework_tools(found, list(frameworks))
     # A framework preset finds its own tools: they are listed, not named in `tool-methods`.
     generic = [t for t in found.tools if t not in covered]
-    methods = _unique([t.method for t in generic]) or ([] if frameworks else ["execute"])
     bases = suggested_bases(found, generic)
+    # Beside a framework, a generic name and `-> str` do not make a tool (an API wrapper's
+    # `run`): without a tool base of the project's own, only toolwire's `execute` is named.
+    guessed = bool(frameworks) and not bases
+    named = [t for t in generic if not guessed or t.method == "execute"]
+    methods = _unique([t.method for t in named]) or ([] if frameworks else ["execute"])
+    unnamed = [t for t in generic if t not in named]
     call_sinks = _unique([s.spec for s in found.call_sinks])
     egress_sinks = _unique([s.spec for s in found.egress_sinks])
     out = _Table()
@@ -79,6 +84,7 @@ def build_table(found: Scan) -> Table:
         out.comment("Found:")
         for t in found.tools:
             by = "  [the framework preset finds it]" if t in covered else ""
+            by = "  [a generic name beside a framework: not named]" if t in unnamed else by
             out.comment(f"  {t.qualname} -> {t.returns}  ({t.place.path}:{t.place.line}){by}")
     elif frameworks:
         out.comment("None outside the frameworks' own tools, which their presets find.")
