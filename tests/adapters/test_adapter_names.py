@@ -15,6 +15,7 @@ ALIASES = [
     ("langchain", "ResultTool", "ToolResultTool"),
     ("crewai", "result_tool", "tool"),
     ("smolagents", "result_tool", "tool"),
+    ("pydantic_ai", "ResultTool", "ResultToolset"),
 ]
 
 

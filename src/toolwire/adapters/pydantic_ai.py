@@ -4,7 +4,9 @@
     @result_tool
     def lookup(city: str) -> ToolResult: ...
 
-or, inside a tool that returns pydantic-ai's own type, `return to_tool_return(result)`.
+or, inside a tool that returns pydantic-ai's own type, `return to_tool_return(result)`;
+a custom toolset (pydantic-ai's `AbstractToolset` shape) subclasses `ResultToolset`, whose
+`call_tool` may then return a `ToolResult`.
 
 - The result is bounded first (`bounds=`, else `toolwire.adapters.default_bounds()`).
 - The model reads `result.content`: it is `ToolReturn.return_value`, so the call's
@@ -24,10 +26,11 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any, overload
+from typing import Any, ClassVar, overload
 
 from pydantic import BaseModel, ConfigDict, model_serializer
-from pydantic_ai import ToolFailed, ToolReturn
+from pydantic_ai import RunContext, ToolFailed, ToolReturn
+from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 
 from toolwire.adapters._common import (
     BoundsOption,
@@ -38,7 +41,7 @@ from toolwire.adapters._common import (
 )
 from toolwire.result import ToolResult
 
-__all__ = ["ArtifactMetadata", "result_tool", "to_tool_return"]
+__all__ = ["ArtifactMetadata", "ResultTool", "ResultToolset", "result_tool", "to_tool_return"]
 
 
 class ArtifactMetadata(BaseModel):
@@ -120,3 +123,42 @@ def result_tool(
     signed: Any = wrapper
     signed.__signature__ = inspect.signature(func).replace(return_annotation=ToolReturn[str])
     return wrapper
+
+
+class ResultToolset(AbstractToolset[Any]):
+    """The base of a custom toolset whose `call_tool` may return a `ToolResult`.
+
+    A subclass's own `call_tool` is wrapped when the class is made: a `ToolResult` it
+    returns becomes `to_tool_return(result, bounds=cls.bounds)` (an error raises
+    `ToolFailed`); any other value (a str, a model, a `ToolReturn`) is passed on unchanged,
+    as pydantic-ai would take it. Set the class attribute `bounds` to bound differently.
+    """
+
+    bounds: ClassVar[BoundsOption] = "default"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        check_bounds(cls.bounds, f"{cls.__qualname__}.bounds")
+        own = cls.__dict__.get("call_tool")
+        if own is None or not inspect.iscoroutinefunction(own):
+            return
+        target = own
+
+        @functools.wraps(own)
+        async def call_tool(
+            self: ResultToolset,
+            name: str,
+            tool_args: dict[str, Any],
+            ctx: RunContext[Any],
+            tool: ToolsetTool[Any],
+        ) -> Any:
+            value = await target(self, name, tool_args, ctx, tool)
+            if isinstance(value, ToolResult):
+                return to_tool_return(value, bounds=type(self).bounds)
+            return value
+
+        setattr(cls, "call_tool", call_tool)  # noqa: B010  # mypy: a method is not assignable
+
+
+# The adapters' one name for a class tool's base (docs/frameworks/index.md).
+ResultTool = ResultToolset
