@@ -196,3 +196,33 @@ def test_a_function_given_to_an_agent_as_its_model_is_no_tool(tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["methods_migrated"] == 0
     assert (tmp_path / "agent.py").read_text(encoding="utf-8") == source
+
+
+def test_check_and_migrate_agree_on_a_toolset_with_a_type_parameter(tmp_path: Path) -> None:
+    # pydantic-ai's docs write the base subscripted, `AbstractToolset[Any]`.
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolwire]\npresets = ["pydantic-ai"]\n', encoding="utf-8"
+    )
+    source = textwrap.dedent(
+        """
+        from typing import Any
+
+        from pydantic_ai.toolsets import AbstractToolset
+
+
+        class Clock(AbstractToolset[Any]):
+            async def call_tool(self, name: str, tool_args: Any, ctx: Any, tool: Any) -> str:
+                return "12:00"
+
+
+        class NotAToolset(list[Any]):
+            async def call_tool(self, name: str) -> str:
+                return name
+        """
+    ).lstrip()
+    (tmp_path / "clock.py").write_text(source, encoding="utf-8")
+    assert [(f["line"], f["code"]) for f in tw101_findings(tmp_path)] == [(7, "TW101")]
+    done = _migrate(tmp_path, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["methods_migrated"] == 1
+    assert tw101_findings(tmp_path) == []

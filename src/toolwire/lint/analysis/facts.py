@@ -451,7 +451,11 @@ class ModuleFacts(ToolShapeFacts):
                 node.name,
                 prefix + node.name,
                 node,
-                [self.names.qualify(b) for b in node.bases],
+                # `AbstractToolset[Any]` derives `AbstractToolset`
+                [
+                    self.names.qualify(b.value if isinstance(b, ast.Subscript) else b)
+                    for b in node.bases
+                ],
             )
             info.index = len(self.classes)
             self.classes.setdefault(node.name, info)
