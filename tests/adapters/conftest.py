@@ -26,3 +26,11 @@ def pytest_runtest_makereport(
         report.longrepr = (
             f"adapter test skipped in CI, where every framework is installed: {report.longrepr}"
         )
+
+
+@pytest.fixture(scope="session")
+def adk_python() -> object:
+    """The interpreter of the google-adk venv (tests/adapters/adk_env.py), built once."""
+    from adk_env import adk_python as built
+
+    return built()
