@@ -32,7 +32,7 @@ class ScriptedModel(BaseLlm):
     """Asks for one function call, then says "done"; keeps what it was sent."""
 
     call: dict[str, Any]
-    requests: list[LlmRequest] = []
+    requests: list[LlmRequest]
 
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
@@ -84,7 +84,9 @@ async def _run(agent: Any, call: dict[str, Any]) -> dict[str, Any]:
     service = runner.artifact_service
     assert service is not None
     artifacts = []
-    for name in await service.list_artifact_keys(app_name="app", user_id="u", session_id=session.id):
+    for name in await service.list_artifact_keys(
+        app_name="app", user_id="u", session_id=session.id
+    ):
         part = await service.load_artifact(
             app_name="app", user_id="u", session_id=session.id, filename=name
         )

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import Any
 
-from adk_env import PIN, drive, installed_version
+from adk_env import PIN, drive, installed_version, run_python
+from framework_docs import extra_requirements, install_extras, python_blocks
 
 MARKER = "ARTIFACT-ONLY-7d2a"
 
@@ -129,7 +129,10 @@ def test_content_to_the_model_and_artifacts_to_the_artifact_service(
 def test_an_error_result_is_adks_error_response_and_the_run_goes_on(
     adk_python: Path, tmp_path: Path
 ) -> None:
-    calls = [{"tool": "broken", "args": {"city": "Atlantis"}}, {"tool": "wrong", "args": {"city": "x"}}]
+    calls = [
+        {"tool": "broken", "args": {"city": "Atlantis"}},
+        {"tool": "wrong", "args": {"city": "x"}},
+    ]
     broken, wrong = drive(adk_python, _write(tmp_path, TOOLS), "agent", calls)
     assert broken["error"] is None
     assert broken["response"]["response"] == {"error": "no city Atlantis"}
@@ -153,3 +156,21 @@ def test_adk_declares_the_wrapped_function_as_the_plain_one(
 def _write(directory: Path, source: str, name: str = "agent") -> Path:
     (directory / f"{name}.py").write_text(textwrap.dedent(source).lstrip(), encoding="utf-8")
     return directory
+
+
+def test_the_docs_page_runs(adk_python: Path, tmp_path: Path) -> None:
+    found = python_blocks("google-adk.md")
+    assert len(found) == 8  # and the two `toolwire check` examples
+    source = ""
+    for block in found:  # each block at its own line of the page, for a traceback
+        source += "\n" * (block.line - 1 - source.count("\n")) + block.source
+    page = tmp_path / "google_adk_page.py"
+    page.write_text(source, encoding="utf-8")
+    done = run_python(adk_python, str(page))
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_the_docs_install_command_names_the_extra_the_tests_ran(adk_python: Path) -> None:
+    assert install_extras("google-adk.md") == ["google-adk"]
+    (requirement,) = extra_requirements("google-adk")
+    assert requirement.specifier.contains(installed_version(adk_python))

@@ -65,7 +65,12 @@ def tidy(text: str) -> str:
 agent = Agent(
     name="trips",
     model="unused",
-    tools=[weather, FunctionTool(func=stations), FunctionTool(book), LongRunningFunctionTool(start_export)],
+    tools=[
+        weather,
+        FunctionTool(func=stations),
+        FunctionTool(book),
+        LongRunningFunctionTool(start_export),
+    ],
 )
 helper = LlmAgent(name="helper", model="unused", tools=[tidy])
 '''
@@ -100,9 +105,7 @@ def _text(seen: dict[str, Any]) -> tuple[str, str] | None:
     return key, text
 
 
-def test_migrated_adk_tools_give_the_model_the_same_text(
-    adk_python: Path, tmp_path: Path
-) -> None:
+def test_migrated_adk_tools_give_the_model_the_same_text(adk_python: Path, tmp_path: Path) -> None:
     root = _project(tmp_path)
     flagged = _toolwire(root, "check", ".")
     assert flagged.stdout.count("TW101") == 5, flagged.stdout  # tidy of the LlmAgent too
@@ -114,7 +117,7 @@ def test_migrated_adk_tools_give_the_model_the_same_text(
     assert summary["methods_migrated"] == 5, summary
     migrated = (root / "trips.py").read_text(encoding="utf-8")
     assert "@result_tool\nasync def stations(city: str, tool_context: ToolContext)" in migrated
-    assert "tools=[weather, FunctionTool(func=stations), FunctionTool(book)" in migrated
+    assert "        FunctionTool(func=stations),\n        FunctionTool(book),\n" in migrated
 
     after = drive(adk_python, root, "trips", CALLS)
     for call, old, new in zip(CALLS, before, after, strict=True):
