@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -772,7 +773,7 @@ agent = Agent(name="bounds", model="unused", tools=[big, off, drop, bad])
 """
 
 
-def test_the_seam_bounds_through_adk(adk_python: Any, tmp_path: Any) -> None:
+def test_the_seam_bounds_through_adk(adk_python: Path, tmp_path: Path) -> None:
     from adk_env import drive
 
     (tmp_path / "bounds_agent.py").write_text(ADK_TOOLS, encoding="utf-8")
@@ -787,7 +788,7 @@ def test_the_seam_bounds_through_adk(adk_python: Any, tmp_path: Any) -> None:
     check(seen)
 
 
-def test_a_bad_bounds_option_is_a_one_line_type_error_in_adk(adk_python: Any) -> None:
+def test_a_bad_bounds_option_is_a_one_line_type_error_in_adk(adk_python: Path) -> None:
     from adk_env import run_python
 
     code = (

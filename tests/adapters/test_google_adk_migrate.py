@@ -25,6 +25,8 @@ MARKER = "ARTIFACT-ONLY-41c9"
 TRIPS = '''
 """Trip tools for an ADK agent."""
 
+from __future__ import annotations  # string annotations: ADK resolves them through the wrapper
+
 import json
 
 from google.adk.agents import Agent, LlmAgent
@@ -75,7 +77,7 @@ agent = Agent(
 helper = LlmAgent(name="helper", model="unused", tools=[tidy])
 '''
 
-CALLS = [
+CALLS: list[dict[str, Any]] = [
     {"tool": "weather", "args": {"city": "oslo"}},
     {"tool": "weather", "args": {"city": "paris"}},
     {"tool": "stations", "args": {"city": "rome"}},
