@@ -9,6 +9,7 @@ ADK declares the tool as it declared the plain function.
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -174,3 +175,54 @@ def test_the_docs_install_command_names_the_extra_the_tests_ran(adk_python: Path
     assert install_extras("google-adk.md") == ["google-adk"]
     (requirement,) = extra_requirements("google-adk")
     assert requirement.specifier.contains(installed_version(adk_python))
+
+
+GUARDED = f'''
+import json
+
+from google.adk.agents import Agent
+
+from toolwire import ToolArtifact, ToolResult
+from toolwire.adapters.google_adk import result_tool
+
+ROWS = [["s1", {MARKER!r}]]
+
+
+@result_tool
+def clean(city: str) -> ToolResult:
+    """Stations, the rows kept for the application."""
+    return ToolResult.text(f"{{city}}: 1 station", ToolArtifact.table("rows", ["id", "note"], ROWS))
+
+
+@result_tool
+def leaky(city: str) -> ToolResult:
+    """Stations, the rows also sent to the model."""
+    table = ToolArtifact.table("rows", ["id", "note"], ROWS)
+    return ToolResult.text(json.dumps(table.data), table)
+
+
+agent = Agent(name="a", model="unused", tools=[clean, leaky])
+'''
+
+GUARD_RUN = """
+import asyncio, json, sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+import toolwire.guard
+import adk_driver
+guard = toolwire.guard.install(mode="record")
+for tool in ("clean", "leaky"):
+    asyncio.run(adk_driver.main(sys.argv[1], "guarded", [{"tool": tool, "args": {"city": "Oslo"}}]))
+    print(json.dumps([leak.message() for leak in guard.leaks]))
+"""
+
+
+def test_the_guard_sees_what_adk_sends_its_model(adk_python: Path, tmp_path: Path) -> None:
+    _write(tmp_path, GUARDED, "guarded")
+    driver_dir = str(Path(__file__).parent)
+    done = run_python(adk_python, "-c", GUARD_RUN, str(tmp_path), driver_dir)
+    assert done.returncode == 0, done.stderr[-3000:]
+    after_clean, after_leaky = (json.loads(line) for line in done.stdout.splitlines()[1::2])
+    assert after_clean == []
+    [leak] = after_leaky
+    assert "artifact 'rows' (type 'table')" in leak, leak
+    assert "google-adk ScriptedModel.generate_content_async" in leak, leak
