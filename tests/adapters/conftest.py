@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Generator
+from pathlib import Path
 
 import pytest
 
@@ -26,3 +27,11 @@ def pytest_runtest_makereport(
         report.longrepr = (
             f"adapter test skipped in CI, where every framework is installed: {report.longrepr}"
         )
+
+
+@pytest.fixture(scope="session")
+def adk_python() -> Path:
+    """The interpreter of the google-adk venv (tests/adapters/adk_env.py), built once."""
+    from adk_env import adk_python as built
+
+    return built()

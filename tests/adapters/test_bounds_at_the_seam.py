@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -731,3 +732,72 @@ def test_the_bounds_example_of_the_frameworks_index_runs() -> None:
 
     namespace = run_page("index.md")
     assert namespace["default_bounds"]() == Bounds()
+
+
+# --- Google ADK (in a venv of its own: tests/adapters/adk_env.py) ---------------------------
+
+ADK_TOOLS = """
+from google.adk.agents import Agent
+
+from toolwire import ToolArtifact, ToolResult
+from toolwire.adapters.google_adk import result_tool
+from toolwire.bounds import Bounds
+
+BIG = "c" * 1_000_000
+HUGE = ToolArtifact.text("dump", "a" * 1_000_000)
+SMALL = ToolArtifact.text("note", "kept")
+BAD = "ok \\ud800 and caf" + b"\\xe9".decode("utf-8", "surrogateescape")
+
+
+@result_tool
+def big(q: str) -> ToolResult:
+    return ToolResult.text(BIG, HUGE)
+
+
+@result_tool(bounds=None)
+def off(q: str) -> ToolResult:
+    return ToolResult.text(BIG, HUGE)
+
+
+@result_tool(bounds=Bounds(content=2_000_000, policy="drop"))
+async def drop(q: str) -> ToolResult:
+    return ToolResult.text(BIG, HUGE, SMALL)
+
+
+@result_tool
+def bad(q: str) -> ToolResult:
+    return ToolResult.text(BAD, SMALL)
+
+
+agent = Agent(name="bounds", model="unused", tools=[big, off, drop, bad])
+"""
+
+
+def test_the_seam_bounds_through_adk(adk_python: Path, tmp_path: Path) -> None:
+    from adk_env import drive
+
+    (tmp_path / "bounds_agent.py").write_text(ADK_TOOLS, encoding="utf-8")
+    calls = [{"tool": kind, "args": {"q": "x"}} for kind in KINDS]
+    seen: Seen = {}
+    for kind, record in zip(KINDS, drive(adk_python, tmp_path, "bounds_agent", calls), strict=True):
+        assert record["error"] is None, record["error"]
+        ((key, text),) = record["response"]["response"].items()
+        assert key == "result"
+        artifacts = tuple(ToolArtifact(**a["artifact"]) for a in record["artifacts"])
+        seen[kind] = (text, artifacts)
+    check(seen)
+
+
+def test_a_bad_bounds_option_is_a_one_line_type_error_in_adk(adk_python: Path) -> None:
+    from adk_env import run_python
+
+    code = (
+        "from toolwire.adapters.google_adk import result_tool\n"
+        "try:\n    result_tool(len, bounds=50_000)\n"
+        "except TypeError as error:\n    print(error)\n"
+    )
+    done = run_python(adk_python, "-c", code)
+    assert done.returncode == 0, done.stderr
+    message = done.stdout.strip()
+    assert message.startswith("result_tool(): bounds must be a toolwire.bounds.Bounds"), message
+    assert "\n" not in message and "got int" in message

@@ -108,14 +108,16 @@ def test_every_adapter_follows_the_naming_pattern(framework: Framework) -> None:
 def test_the_declared_modules_hold_the_tool_shapes(framework: Framework) -> None:
     data = preset(framework.preset)
     keys = ("bases", "decorators", "instances", "factories")
-    roots = {
-        name.partition(".")[0]
+    names = {
+        name
         for kind in SHAPES
         for table in data.get(kind, [])
         for key in keys
         for name in table.get(key, [])
     }
-    assert roots <= set(framework.modules), roots - set(framework.modules)
+    # `google.adk.Agent` is in `google.adk`, not merely in a package named `google`.
+    outside = {n for n in names if not any(n.startswith(f"{m}.") for m in framework.modules)}
+    assert not outside, outside
 
 
 def _extras() -> dict[str, list[str]]:
@@ -134,12 +136,28 @@ def _self_extras(requirements: list[str]) -> set[str]:
     return found
 
 
+# Extras that cannot share an environment with the others (pyproject.toml says why), and the
+# module that builds the venv their tests run in instead.
+OWN_ENVIRONMENT = {"google-adk": REPO / "tests" / "adapters" / "adk_env.py"}
+
+
 def test_every_extra_exists_and_is_in_the_frameworks_extra() -> None:
     extras = _extras()
     declared = {f.extra for f in FRAMEWORKS}
     assert declared <= extras.keys(), declared - extras.keys()
-    assert _self_extras(extras["frameworks"]) == declared
+    assert _self_extras(extras["frameworks"]) == declared - OWN_ENVIRONMENT.keys()
     assert "frameworks" in _self_extras(extras["test"])
+    for extra, builder in OWN_ENVIRONMENT.items():
+        assert extra in declared and extra not in _self_extras(extras["test"])
+        pin = re.search(r'^PIN = "(?P<pin>[^"]+)"', builder.read_text(encoding="utf-8"), re.M)
+        assert pin, builder
+        (requirement,) = extras[extra]
+        name, _, low = requirement.partition(">=")
+        assert pin["pin"].startswith(f"{name}=="), (pin["pin"], requirement)
+        # the tests run on a version the extra allows
+        assert tuple(map(int, pin["pin"].partition("==")[2].split("."))) >= tuple(
+            map(int, low.split("."))
+        )
 
 
 def _tables(text: str) -> list[list[list[str]]]:

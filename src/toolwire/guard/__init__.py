@@ -5,9 +5,9 @@ their payload (in a bounded memory of recent artifacts), and inspects what the p
 sends to a model: each request of the httpx and requests clients (openai, anthropic,
 google-genai, litellm and every framework on top of them) and the input of the
 frameworks' model entry points (LangChain chat models, pydantic-ai models, the Agents
-SDK's ``Model``, smolagents, CrewAI and LlamaIndex LLMs, their test models included). A
-fingerprint found there is a leak: logged (``mode="log"``) or raised before the request
-leaves (``mode="raise"``). The guard reads; it never changes what is sent.
+SDK's ``Model``, smolagents, CrewAI, Google ADK and LlamaIndex LLMs, their test models
+included). A fingerprint found there is a leak: logged (``mode="log"``) or raised before
+the request leaves (``mode="raise"``). The guard reads; it never changes what is sent.
 
 Clients and frameworks are patched once the program has imported them (checked at
 install and whenever an artifact is registered); the guard imports none of them.

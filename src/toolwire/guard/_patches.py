@@ -262,6 +262,12 @@ class Patcher:
                 {"call": ("messages",), "acall": ("messages",)},
                 "crewai",
             ),
+            (
+                "google.adk.models.base_llm",
+                "BaseLlm",
+                {"generate_content_async": ("llm_request",)},
+                "google-adk",
+            ),
         ]
         for module_name, class_name, methods, framework in families:
             if framework in self.patched:
