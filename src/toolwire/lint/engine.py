@@ -28,6 +28,7 @@ from toolwire.lint.suppressions import Suppressions
 if TYPE_CHECKING:
     from toolwire.lint.analysis.modules import Exports, Graph, Link
     from toolwire.lint.analysis.run import Parsed
+    from toolwire.lint.cache import Payload, ResultCache
 
 _ANALYSIS_DEPTH = 20_000
 TOO_DEEP_TO_ANALYSE = "cannot analyse: too deeply nested"
@@ -132,6 +133,31 @@ def check_source(
         found = _PROJECT.check(source, path, module)
         if found is not None:
             return found
+    store = _CACHE
+    if store is None or link is not None or not suppress or known_tools:
+        return _check_source(source, path, config, module, known_tools, suppress, link)
+    if not isinstance(source, bytes):
+        return _check_source(source, path, config, module, known_tools, suppress, link)
+    from toolwire.lint import cache
+
+    key = cache.key(config, path, module, source, None)
+    hit = cache.hit(store, key)
+    if hit is not None:
+        return hit[0]
+    found = _check_source(source, path, config, module, known_tools, suppress, link)
+    store.put(key, cache.encode(found, None))
+    return found
+
+
+def _check_source(
+    source: bytes | str,
+    path: str,
+    config: Config,
+    module: str | None,
+    known_tools: frozenset[str],
+    suppress: bool,
+    link: Link | None,
+) -> list[Finding]:
     if isinstance(source, bytes):
         text, problem = decode(source, path)
         if text is None:
@@ -257,6 +283,25 @@ class Unit(Protocol):
 
 
 _PROJECT: Project | None = None
+_CACHE: ResultCache | None = None
+
+
+@contextlib.contextmanager
+def cached(store: ResultCache | None) -> Iterator[None]:
+    """Within this block, `check_source` reuses and records results in `store` (`cache.py`).
+    Worker processes forked inside the block inherit it, and hand back what they add."""
+    global _CACHE
+    saved = _CACHE
+    _CACHE = store
+    try:
+        yield
+    finally:
+        _CACHE = saved
+
+
+def cache_drain() -> tuple[dict[bytes, Payload], int]:
+    """What this process added to the cache and how many results it reused, since the last call."""
+    return _CACHE.drain() if _CACHE is not None else ({}, 0)
 
 
 def kept_source(module: str | None, path: str) -> bytes | None:
@@ -365,6 +410,19 @@ class Project:
                 if whole or name in wanted:
                     link.classes[name] = members
         link.tools = frozenset(tools)
+        store = _CACHE
+        if store is None or not isinstance(source, bytes):
+            found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
+            self._exports[module] = link.exports
+            return found
+        from toolwire.lint import cache
+
+        key = cache.key(unit.config, unit.display, unit.module, source, cache.link_input(link))
+        hit = cache.hit(store, key)
+        if hit is not None and hit[1] is not None:
+            self._exports[module] = hit[1]
+            return hit[0]
         found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
         self._exports[module] = link.exports
+        store.put(key, cache.encode(found, link.exports))
         return found
