@@ -22,7 +22,6 @@ import marshal
 import os
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -303,7 +302,9 @@ def save(cache: ResultCache, added: dict[bytes, Payload]) -> str | None:
     data = MAGIC + hashlib.blake2b(body, digest_size=32).digest() + body
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=".tmp-", dir=file.parent)
+        # Not `tempfile`: importing it (and `random`) costs a one-file run more than this.
+        temp = str(file.parent / f".tmp-{os.getpid()}-{time.monotonic_ns()}")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
