@@ -245,8 +245,20 @@ def test_renames(linked: Path, cache_dir: Path) -> None:
 def test_the_same_files_from_another_directory(project: Path, cache_dir: Path) -> None:
     """Paths are printed relative to the working directory: part of the key."""
     check(project, cache_dir)
-    outside = check(project.parent, cache_dir, "proj")
+    outside = check(project.parent, cache_dir, "--config", "proj/pyproject.toml", "proj")
     assert codes(outside.stdout, "proj/leak.py") == LEAK_EXPECTED
+    assert analysed(outside) == (2, 0)
+
+
+def test_a_file_moved_under_src_keeps_its_module_name_but_not_its_path(
+    project: Path, cache_dir: Path
+) -> None:
+    check(project, cache_dir)
+    (project / "src").mkdir()
+    (project / "leak.py").rename(project / "src" / "leak.py")  # still module `leak`
+    moved = check(project, cache_dir)
+    assert codes(moved.stdout, "src/leak.py") == LEAK_EXPECTED
+    assert codes(moved.stdout, "leak.py") == []
 
 
 def test_two_runs_at_once_never_corrupt_the_cache(tmp_path: Path, cache_dir: Path) -> None:
