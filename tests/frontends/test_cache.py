@@ -26,8 +26,8 @@ from frontend_helpers import (
     LEAK_EXPECTED,
     assert_no_traceback,
     line_codes,
-    text_findings,
     run_toolwire,
+    text_findings,
     toolwire_command,
     write,
 )

@@ -12,7 +12,7 @@ import io
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
@@ -379,11 +379,8 @@ def run(
     if stdin_task is None:  # read nowhere, counted nowhere (force-exclude)
         files = [f for f in files if str(f) != STDIN]
     results = [_check_stdin(stdin_task)] if stdin_task is not None else []
-    store = _open_cache(caching, configs, cwd) if fix is None and tasks else None
-    with cached(store):
+    with _cached_run(caching if fix is None and tasks else Caching(False), configs, cwd):
         found, outcomes, before = _check_tree(tasks, _job_count(jobs, len(tasks)), fix)
-    if store is not None:
-        _close_cache(store, caching, len(tasks))
     results += found
     if fix == "diff":
         return _write_diff(results, crashes, outcomes, input_errors, output)
@@ -623,7 +620,17 @@ def _open_cache(caching: Caching, configs: ConfigResolver, cwd: Path) -> ResultC
     return cache.load(cache.cache_file(directory.absolute(), root))
 
 
-def _close_cache(store: ResultCache, caching: Caching, files: int) -> None:
+@contextlib.contextmanager
+def _cached_run(caching: Caching, configs: ConfigResolver, cwd: Path) -> Iterator[None]:
+    """The run inside reuses and records results in the cache; then they are written."""
+    store = _open_cache(caching, configs, cwd)
+    with cached(store):
+        yield
+    if store is not None:
+        _close_cache(store, caching)
+
+
+def _close_cache(store: ResultCache, caching: Caching) -> None:
     """Write what this run added; a cache that cannot be written is no error (`-v` says)."""
     global _CACHE_ADDED
     from toolwire.lint import cache
