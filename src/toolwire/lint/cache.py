@@ -190,7 +190,6 @@ def hit(store: ResultCache, key: bytes) -> tuple[list[Finding], Exports | None] 
     try:
         return [Finding(*row) for row in payload[0]], _exports(payload)
     except (TypeError, ValueError, IndexError, KeyError):
-        store.hits -= 1
         return None
 
 
@@ -230,7 +229,6 @@ class ResultCache:
         self.file = file
         self.entries = entries  # key -> (last used, in seconds since the epoch; payload)
         self.fresh: dict[bytes, Payload] = {}
-        self.hits = 0
 
     def get(self, key: bytes) -> Payload | None:
         found = self.fresh.get(key)
@@ -239,20 +237,19 @@ class ResultCache:
         entry = self.entries.get(key)
         if not isinstance(entry, tuple) or len(entry) != 2 or not isinstance(entry[1], tuple):
             return None
-        self.hits += 1
         self.entries[key] = (_now(), entry[1])
         return entry[1]
 
     def put(self, key: bytes, payload: Payload) -> None:
         self.fresh[key] = payload
 
-    def drain(self) -> tuple[dict[bytes, Payload], int]:
-        """What this process added and how many it reused since the last drain (a worker
-        hands them to the parent with each file's result)."""
-        fresh, hits = self.fresh, self.hits
+    def drain(self) -> dict[bytes, Payload]:
+        """What this process added since the last drain (a worker hands it to the parent
+        with each file's result)."""
+        fresh = self.fresh
         self.entries.update((k, (_now(), p)) for k, p in fresh.items())
-        self.fresh, self.hits = {}, 0
-        return fresh, hits
+        self.fresh = {}
+        return fresh
 
 
 def _now() -> int:

@@ -299,9 +299,9 @@ def cached(store: ResultCache | None) -> Iterator[None]:
         _CACHE = saved
 
 
-def cache_drain() -> tuple[dict[bytes, Payload], int]:
-    """What this process added to the cache and how many results it reused, since the last call."""
-    return _CACHE.drain() if _CACHE is not None else ({}, 0)
+def cache_drain() -> dict[bytes, Payload]:
+    """What this process added to the cache since the last call."""
+    return _CACHE.drain() if _CACHE is not None else {}
 
 
 def kept_source(module: str | None, path: str) -> bytes | None:

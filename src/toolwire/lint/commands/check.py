@@ -108,10 +108,10 @@ def _checked(task: Task, source: bytes | None) -> tuple[list[Finding], bytes | N
     return check_source(data, task.display, task.config, module=task.module), data
 
 
-def check_file_cached(task: Task) -> tuple[FileResult, dict[bytes, Payload], int]:
-    """`check_file`, with the cache entries this process added and how many it reused."""
+def check_file_cached(task: Task) -> tuple[FileResult, dict[bytes, Payload]]:
+    """`check_file`, with the cache entries this process added meanwhile."""
     result = check_file(task)
-    return (result, *cache_drain())
+    return result, cache_drain()
 
 
 def check_and_fix(task: Task) -> FixResult:
@@ -379,7 +379,7 @@ def run(
     if stdin_task is None:  # read nowhere, counted nowhere (force-exclude)
         files = [f for f in files if str(f) != STDIN]
     results = [_check_stdin(stdin_task)] if stdin_task is not None else []
-    with _cached_run(caching if fix is None and tasks else Caching(False), configs, cwd):
+    with _cached_run(caching if fix is None else Caching(False), configs, cwd, len(tasks)):
         found, outcomes, before = _check_tree(tasks, _job_count(jobs, len(tasks)), fix)
     results += found
     if fix == "diff":
@@ -576,10 +576,9 @@ def _check_tree(
             if _CACHE_ADDED is None:
                 return _check_all(tasks, jobs, check_file), [], 0
             rows = _check_all(tasks, jobs, check_file_cached)
-        for _, fresh, hits in rows:
+        for _, fresh in rows:
             _CACHE_ADDED.update(fresh)
-            _CACHE_HITS.append(hits)
-        return [result for result, *_ in rows], [], 0
+        return [result for result, _ in rows], [], 0
     plan = [replace(task, fix=mode) for task in tasks]
     outcomes: dict[str, FileOutcome] = {}  # the last round's word on each file
     before: int | None = None
@@ -597,9 +596,8 @@ def _check_tree(
         return _check_all(tasks, jobs, check_file), list(outcomes.values()), before or 0
 
 
-# What the workers added to the cache in this run, and how many results they reused.
+# What the workers added to the cache in this run (each file of the run one entry).
 _CACHE_ADDED: dict[bytes, Payload] | None = None
-_CACHE_HITS: list[int] = []
 
 
 def _open_cache(caching: Caching, configs: ConfigResolver, cwd: Path) -> ResultCache | None:
@@ -616,21 +614,20 @@ def _open_cache(caching: Caching, configs: ConfigResolver, cwd: Path) -> ResultC
     root = source.parent if source is not None else cwd
     directory = caching.directory or cache.default_dir()
     _CACHE_ADDED = {}
-    _CACHE_HITS.clear()
     return cache.load(cache.cache_file(directory.absolute(), root))
 
 
 @contextlib.contextmanager
-def _cached_run(caching: Caching, configs: ConfigResolver, cwd: Path) -> Iterator[None]:
+def _cached_run(caching: Caching, configs: ConfigResolver, cwd: Path, files: int) -> Iterator[None]:
     """The run inside reuses and records results in the cache; then they are written."""
-    store = _open_cache(caching, configs, cwd)
+    store = _open_cache(caching, configs, cwd) if files else None
     with cached(store):
         yield
     if store is not None:
-        _close_cache(store, caching)
+        _close_cache(store, caching, files)
 
 
-def _close_cache(store: ResultCache, caching: Caching) -> None:
+def _close_cache(store: ResultCache, caching: Caching, files: int) -> None:
     """Write what this run added; a cache that cannot be written is no error (`-v` says)."""
     global _CACHE_ADDED
     from toolwire.lint import cache
@@ -638,7 +635,7 @@ def _close_cache(store: ResultCache, caching: Caching) -> None:
     added, _CACHE_ADDED = _CACHE_ADDED or {}, None
     problem = cache.save(store, added)
     if caching.verbose:
-        reused = sum(_CACHE_HITS)
+        reused = max(0, files - len(added))
         click.echo(
             f"toolwire: cache: {len(added)} analysed, {reused} reused ({escape(str(store.file))})",
             err=True,
