@@ -348,7 +348,10 @@ class Project:
             del self._units[module], texts[module]
         # Linking starts from the modules whose text may hold a result: with none, there
         # is nothing to link and no import to read.
+        # The bytes read are kept for `check_file` either way: each file is read once.
+        self._spare: dict[str, bytes] = {}
         if not any(markers(self._units[m].config).found(data) for m, data in texts.items()):
+            self._spare = {self._units[m].display: data for m, data in texts.items()}
             self._units.clear()
             texts.clear()
         scans = {
@@ -366,7 +369,7 @@ class Project:
         """The bytes read of `module` at `path`, when they are kept and not yet used."""
         unit = self._units.get(module or "")
         if unit is None or unit.display != path:
-            return None
+            return self._spare.pop(path, None)
         return self._data.pop(module or "", None)
 
     def check(self, source: bytes | str, path: str, module: str) -> list[Finding] | None:
