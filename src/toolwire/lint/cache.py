@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import hashlib
 import marshal
 import os
 import re
@@ -29,6 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 from toolwire.lint.config import Config
 from toolwire.lint.findings import Finding
+
+try:  # `hashlib` also loads OpenSSL, which costs a one-file run several milliseconds
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter without the builtin module
+    from hashlib import blake2b
 
 if TYPE_CHECKING:
     from toolwire.lint.analysis.modules import Exports, FunctionExport, Link
@@ -52,7 +56,7 @@ def default_dir() -> Path:
 
 def cache_file(directory: Path, root: Path) -> Path:
     """The file of the project at `root` (its config's directory, else the working one)."""
-    name = hashlib.blake2b(os.fsencode(str(root)), digest_size=10).hexdigest()
+    name = blake2b(os.fsencode(str(root)), digest_size=10).hexdigest()
     return directory / f"{name}.cache"
 
 
@@ -94,7 +98,7 @@ def _stat(path: Path) -> tuple[int, int]:
 def fingerprint(config: Config) -> bytes:
     """Everything in a resolved config that can change a finding: model, presets, sinks,
     selected and ignored codes, per-file ignores..."""
-    return hashlib.blake2b(repr(_canon(config)).encode(), digest_size=20).digest()
+    return blake2b(repr(_canon(config)).encode(), digest_size=20).digest()
 
 
 @functools.cache
@@ -104,7 +108,7 @@ def toolwire_fingerprint() -> bytes:
     import toolwire
     from toolwire.lint.rulefiles import rules_path
 
-    digest = hashlib.blake2b(digest_size=20)
+    digest = blake2b(digest_size=20)
     digest.update(f"{toolwire.__version__}\0{sys.version}\0{sys.implementation.name}".encode())
     roots = [Path(toolwire.__file__).parent, rules_path()]
     for root in roots:
@@ -112,7 +116,7 @@ def toolwire_fingerprint() -> bytes:
             continue
         for entry in sorted(_files(str(root))):
             digest.update(os.fsencode(entry[0]) + b"\0%d\0%d\n" % entry[1:])
-    return digest.digest()
+    return bytes(digest.digest())
 
 
 def _files(root: str) -> Iterable[tuple[str, int, int]]:
@@ -134,12 +138,18 @@ def _files(root: str) -> Iterable[tuple[str, int, int]]:
 
 def key(config: Config, path: str, module: str | None, data: bytes, link: object) -> bytes:
     """The key of one file's results; `link` is `link_input(...)`, or None unlinked."""
-    digest = hashlib.blake2b(digest_size=20)
-    digest.update(toolwire_fingerprint())
-    digest.update(fingerprint(config))
-    digest.update(repr((path, module, link)).encode("utf-8", "surrogatepass"))
-    digest.update(hashlib.blake2b(data, digest_size=20).digest())
-    return digest.digest()
+    digest = _prefix(config).copy()
+    head = repr((path, module, link)).encode("utf-8", "surrogatepass")
+    digest.update(b"%d\0" % len(head) + head)  # the length: no text can pass for another
+    digest.update(data)
+    return bytes(digest.digest())
+
+
+@functools.cache
+def _prefix(config: Config) -> Any:
+    digest = blake2b(digest_size=20)
+    digest.update(toolwire_fingerprint() + fingerprint(config))
+    return digest
 
 
 def link_input(link: Link) -> object:
@@ -270,7 +280,7 @@ def _read(file: Path) -> dict[bytes, tuple[int, Payload]]:
     if len(data) < head or not data.startswith(MAGIC):
         return {}
     body = data[head:]
-    if hashlib.blake2b(body, digest_size=32).digest() != data[len(MAGIC) : head]:
+    if blake2b(body, digest_size=32).digest() != data[len(MAGIC) : head]:
         return {}
     try:
         entries = marshal.loads(body)
@@ -296,7 +306,7 @@ def save(cache: ResultCache, added: dict[bytes, Payload]) -> str | None:
         newest = sorted(entries.items(), key=lambda item: item[1][0], reverse=True)
         entries = dict(newest[:MAX_ENTRIES])
     body = marshal.dumps(entries)
-    data = MAGIC + hashlib.blake2b(body, digest_size=32).digest() + body
+    data = MAGIC + blake2b(body, digest_size=32).digest() + body
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
         # Not `tempfile`: importing it (and `random`) costs a one-file run more than this.
