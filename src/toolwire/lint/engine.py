@@ -340,7 +340,8 @@ class Project:
                 twice.add(unit.module)  # two files, one module name: neither is linked
                 continue
             try:
-                texts[unit.module] = Path(unit.path).read_bytes()
+                with open(unit.path, "rb") as file:  # not pathlib: once per file of the run
+                    texts[unit.module] = file.read()
             except OSError:
                 continue
             self._units[unit.module] = unit
@@ -350,7 +351,8 @@ class Project:
         # is nothing to link and no import to read.
         # The bytes read are kept for `check_file` either way: each file is read once.
         self._spare: dict[str, bytes] = {}
-        if not any(markers(self._units[m].config).found(data) for m, data in texts.items()):
+        found = {id(u.config): markers(u.config).found for u in self._units.values()}
+        if not any(found[id(self._units[m].config)](data) for m, data in texts.items()):
             self._spare = {self._units[m].display: data for m, data in texts.items()}
             self._units.clear()
             texts.clear()
