@@ -282,6 +282,16 @@ def test_two_runs_at_once_never_corrupt_the_cache(tmp_path: Path, cache_dir: Pat
     assert [p.name for p in cache_dir.iterdir() if p.name.startswith(".tmp")] == []
 
 
+def test_a_temp_file_left_by_a_killed_run_is_removed(project: Path, cache_dir: Path) -> None:
+    cache_dir.mkdir()
+    old, recent = cache_dir / ".tmp-1-1", cache_dir / ".tmp-2-2"
+    for left in (old, recent):
+        left.write_bytes(b"half a cache")
+    os.utime(old, (0, 0))
+    check(project, cache_dir)
+    assert not old.exists() and recent.exists()  # a run writing now keeps its own
+
+
 @pytest.mark.parametrize("damage", ["truncated", "garbage", "flipped byte", "empty", "foreign"])
 def test_a_damaged_cache_file_is_ignored_and_rebuilt(
     project: Path, cache_dir: Path, damage: str

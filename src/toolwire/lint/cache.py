@@ -327,9 +327,16 @@ def save(cache: ResultCache, added: dict[bytes, Payload]) -> str | None:
 
 
 def _prune(directory: Path) -> None:
-    """Keep the `MAX_PROJECTS` most recently written project files."""
+    """Keep the `MAX_PROJECTS` most recently written project files, and drop the temp
+    files of runs killed while writing (an hour old: no run writes for that long)."""
     try:
-        files = [e for e in os.scandir(directory) if e.name.endswith(".cache")]
+        entries = list(os.scandir(directory))
+        stale = time.time() - 3600
+        for entry in entries:
+            if entry.name.startswith(".tmp-") and entry.stat().st_mtime < stale:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+        files = [e for e in entries if e.name.endswith(".cache")]
         if len(files) <= MAX_PROJECTS:
             return
         files.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
