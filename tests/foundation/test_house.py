@@ -42,7 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
     ("toolwire.lint.analysis",),
     ("toolwire.lint.checks",),
-    ("toolwire.lint.engine", "toolwire.lint.pool"),
+    ("toolwire.lint.engine", "toolwire.lint.pool", "toolwire.lint.cache"),
     ("toolwire.lint.codemods",),
     # the front-ends
     (

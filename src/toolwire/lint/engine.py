@@ -28,6 +28,7 @@ from toolwire.lint.suppressions import Suppressions
 if TYPE_CHECKING:
     from toolwire.lint.analysis.modules import Exports, Graph, Link
     from toolwire.lint.analysis.run import Parsed
+    from toolwire.lint.cache import Payload, ResultCache
 
 _ANALYSIS_DEPTH = 20_000
 TOO_DEEP_TO_ANALYSE = "cannot analyse: too deeply nested"
@@ -132,6 +133,31 @@ def check_source(
         found = _PROJECT.check(source, path, module)
         if found is not None:
             return found
+    store = _CACHE
+    if store is None or link is not None or not suppress or known_tools:
+        return _check_source(source, path, config, module, known_tools, suppress, link)
+    if not isinstance(source, bytes):
+        return _check_source(source, path, config, module, known_tools, suppress, link)
+    from toolwire.lint import cache
+
+    key = cache.key(config, path, module, source, None)
+    hit = cache.hit(store, key)
+    if hit is not None:
+        return hit[0]
+    found = _check_source(source, path, config, module, known_tools, suppress, link)
+    store.put(key, cache.encode(found, None))
+    return found
+
+
+def _check_source(
+    source: bytes | str,
+    path: str,
+    config: Config,
+    module: str | None,
+    known_tools: frozenset[str],
+    suppress: bool,
+    link: Link | None,
+) -> list[Finding]:
     if isinstance(source, bytes):
         text, problem = decode(source, path)
         if text is None:
@@ -257,6 +283,25 @@ class Unit(Protocol):
 
 
 _PROJECT: Project | None = None
+_CACHE: ResultCache | None = None
+
+
+@contextlib.contextmanager
+def cached(store: ResultCache | None) -> Iterator[None]:
+    """Within this block, `check_source` reuses and records results in `store` (`cache.py`).
+    Worker processes forked inside the block inherit it, and hand back what they add."""
+    global _CACHE
+    saved = _CACHE
+    _CACHE = store
+    try:
+        yield
+    finally:
+        _CACHE = saved
+
+
+def cache_drain() -> dict[bytes, Payload]:
+    """What this process added to the cache since the last call."""
+    return _CACHE.drain() if _CACHE is not None else {}
 
 
 def kept_source(module: str | None, path: str) -> bytes | None:
@@ -295,7 +340,8 @@ class Project:
                 twice.add(unit.module)  # two files, one module name: neither is linked
                 continue
             try:
-                texts[unit.module] = Path(unit.path).read_bytes()
+                with open(unit.path, "rb") as file:  # not pathlib: once per file of the run
+                    texts[unit.module] = file.read()
             except OSError:
                 continue
             self._units[unit.module] = unit
@@ -303,7 +349,11 @@ class Project:
             del self._units[module], texts[module]
         # Linking starts from the modules whose text may hold a result: with none, there
         # is nothing to link and no import to read.
-        if not any(markers(self._units[m].config).found(data) for m, data in texts.items()):
+        # The bytes read are kept for `check_file` either way: each file is read once.
+        self._spare: dict[str, bytes] = {}
+        found = {id(u.config): markers(u.config).found for u in self._units.values()}
+        if not any(found[id(self._units[m].config)](data) for m, data in texts.items()):
+            self._spare = {self._units[m].display: data for m, data in texts.items()}
             self._units.clear()
             texts.clear()
         scans = {
@@ -321,7 +371,7 @@ class Project:
         """The bytes read of `module` at `path`, when they are kept and not yet used."""
         unit = self._units.get(module or "")
         if unit is None or unit.display != path:
-            return None
+            return self._spare.pop(path, None)
         return self._data.pop(module or "", None)
 
     def check(self, source: bytes | str, path: str, module: str) -> list[Finding] | None:
@@ -365,6 +415,19 @@ class Project:
                 if whole or name in wanted:
                     link.classes[name] = members
         link.tools = frozenset(tools)
+        store = _CACHE
+        if store is None or not isinstance(source, bytes):
+            found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
+            self._exports[module] = link.exports
+            return found
+        from toolwire.lint import cache
+
+        key = cache.key(unit.config, unit.display, unit.module, source, cache.link_input(link))
+        hit = cache.hit(store, key)
+        if hit is not None and hit[1] is not None:
+            self._exports[module] = hit[1]
+            return hit[0]
         found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
         self._exports[module] = link.exports
+        store.put(key, cache.encode(found, link.exports))
         return found

@@ -12,7 +12,7 @@ import io
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
@@ -21,13 +21,22 @@ import click
 
 from toolwire.lint.commands import config_option, per_core, show_progress
 from toolwire.lint.config import Config, ConfigError, ConfigResolver, code_problem
-from toolwire.lint.engine import batch_gc, check_source, kept_source, linked, module_name
+from toolwire.lint.engine import (
+    batch_gc,
+    cache_drain,
+    cached,
+    check_source,
+    kept_source,
+    linked,
+    module_name,
+)
 from toolwire.lint.files import STDIN, discover, read, real_path
 from toolwire.lint.findings import Finding, escape
 from toolwire.lint.pool import parallel_map
 from toolwire.lint.reporters import FORMATS, Report, RunError, reporter
 
 if TYPE_CHECKING:
+    from toolwire.lint.cache import Payload, ResultCache
     from toolwire.lint.codemods.runner import FileOutcome
 
 WIRE_CODES = ("TW301", "TW302")
@@ -60,6 +69,15 @@ class Adoption:
 
 
 @dataclass(frozen=True, slots=True)
+class Caching:
+    """`--no-cache`, `--cache-dir` (else `TOOLWIRE_CACHE_DIR`, else the user cache dir), `-v`."""
+
+    enabled: bool = True
+    directory: Path | None = None
+    verbose: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Task:
     """One file to check; pickled to worker processes."""
 
@@ -88,6 +106,12 @@ def _checked(task: Task, source: bytes | None) -> tuple[list[Finding], bytes | N
     if isinstance(data, Finding):
         return [replace(data, path=task.display)], None
     return check_source(data, task.display, task.config, module=task.module), data
+
+
+def check_file_cached(task: Task) -> tuple[FileResult, dict[bytes, Payload]]:
+    """`check_file`, with the cache entries this process added meanwhile."""
+    result = check_file(task)
+    return result, cache_drain()
 
 
 def check_and_fix(task: Task) -> FixResult:
@@ -205,6 +229,20 @@ def _split_codes(
     is_flag=True,
     help="Add `# noqa: TWnnn` comments to every line with a finding, and exit 0.",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Analyse every file afresh, and neither read nor write the result cache.",
+)
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="TOOLWIRE_CACHE_DIR",
+    default=None,
+    help="Where the result cache lives (env TOOLWIRE_CACHE_DIR). Default: "
+    "$XDG_CACHE_HOME/toolwire, else ~/.cache/toolwire; one file per project.",
+)
+@click.option("--verbose", "-v", is_flag=True, help="Also say how many files the cache answered.")
 @config_option()
 @click.option(
     "--stdin-filename",
@@ -226,6 +264,9 @@ def command(
     baseline: Path | None,
     update_baseline: bool,
     add_noqa: bool,
+    no_cache: bool,
+    cache_dir: Path | None,
+    verbose: bool,
     config_file: Path | None,
     stdin_filename: str | None,
 ) -> None:
@@ -259,6 +300,7 @@ def command(
                 output=Output(output_file, quiet, statistics),
                 adoption=Adoption(baseline, update_baseline, add_noqa),
                 fix=fix_mode,
+                caching=Caching(not no_cache, cache_dir, verbose),
             )
     except Exception as exc:  # the last line of defence: never a traceback
         click.echo(f"toolwire: internal error: {type(exc).__name__}: {exc}", err=True)
@@ -303,6 +345,7 @@ def run(
     output: Output = Output(),
     adoption: Adoption = Adoption(),
     fix: FixMode | None = None,
+    caching: Caching = Caching(enabled=False),
 ) -> int:
     if not paths:
         paths = (STDIN,) if stdin_filename else (".",)
@@ -336,7 +379,8 @@ def run(
     if stdin_task is None:  # read nowhere, counted nowhere (force-exclude)
         files = [f for f in files if str(f) != STDIN]
     results = [_check_stdin(stdin_task)] if stdin_task is not None else []
-    found, outcomes, before = _check_tree(tasks, _job_count(jobs, len(tasks)), fix)
+    with _cached_run(caching if fix is None else Caching(False), configs, cwd, len(tasks)):
+        found, outcomes, before = _check_tree(tasks, _job_count(jobs, len(tasks)), fix)
     results += found
     if fix == "diff":
         return _write_diff(results, crashes, outcomes, input_errors, output)
@@ -529,7 +573,12 @@ def _check_tree(
     """
     if mode is None:
         with linked(tasks):  # each module sees what the modules it imports export
-            return _check_all(tasks, jobs, check_file), [], 0
+            if _CACHE_ADDED is None:
+                return _check_all(tasks, jobs, check_file), [], 0
+            rows = _check_all(tasks, jobs, check_file_cached)
+        for _, fresh in rows:
+            _CACHE_ADDED.update(fresh)
+        return [result for result, _ in rows], [], 0
     plan = [replace(task, fix=mode) for task in tasks]
     outcomes: dict[str, FileOutcome] = {}  # the last round's word on each file
     before: int | None = None
@@ -545,6 +594,54 @@ def _check_tree(
             return results, list(outcomes.values()), before
     with linked(tasks):
         return _check_all(tasks, jobs, check_file), list(outcomes.values()), before or 0
+
+
+# What the workers added to the cache in this run (each file of the run one entry).
+_CACHE_ADDED: dict[bytes, Payload] | None = None
+
+
+def _open_cache(caching: Caching, configs: ConfigResolver, cwd: Path) -> ResultCache | None:
+    """The result cache of the project (its config's directory, else `cwd`), or None."""
+    global _CACHE_ADDED
+    if not caching.enabled:
+        return None
+    from toolwire.lint import cache
+
+    try:
+        source = configs.source_for(cwd / STDIN)
+    except ConfigError:
+        source = None
+    root = source.parent if source is not None else cwd
+    directory = caching.directory or cache.default_dir()
+    _CACHE_ADDED = {}
+    return cache.load(cache.cache_file(directory.absolute(), root))
+
+
+@contextlib.contextmanager
+def _cached_run(caching: Caching, configs: ConfigResolver, cwd: Path, files: int) -> Iterator[None]:
+    """The run inside reuses and records results in the cache; then they are written."""
+    store = _open_cache(caching, configs, cwd) if files else None
+    with cached(store):
+        yield
+    if store is not None:
+        _close_cache(store, caching, files)
+
+
+def _close_cache(store: ResultCache, caching: Caching, files: int) -> None:
+    """Write what this run added; a cache that cannot be written is no error (`-v` says)."""
+    global _CACHE_ADDED
+    from toolwire.lint import cache
+
+    added, _CACHE_ADDED = _CACHE_ADDED or {}, None
+    problem = cache.save(store, added)
+    if caching.verbose:
+        reused = max(0, files - len(added))
+        click.echo(
+            f"toolwire: cache: {len(added)} analysed, {reused} reused ({escape(str(store.file))})",
+            err=True,
+        )
+        if problem:
+            click.echo(f"toolwire: note: {escape(problem)}", err=True)
 
 
 def _write_diff(
