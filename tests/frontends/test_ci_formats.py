@@ -71,7 +71,7 @@ def test_gitlab_report_of_a_clean_tree_is_an_empty_list(tmp_path: Path) -> None:
     assert "no findings" in done.stderr
 
 
-# -- --statistics, --quiet, --output-file (check) and --color (migrate) ------------------------
+# -- --statistics, --quiet, --output-file and --color ------------------------------------------
 
 
 def test_statistics_count_each_code_most_first(tmp_path: Path) -> None:
@@ -117,7 +117,11 @@ TOOL = "class Search:\n    def run(self, q: str) -> str:\n        return q\n"
 
 
 def _diff_on_a_terminal(root: Path, *options: str, env: dict[str, str]) -> str:
-    """`migrate --diff` with stdout on a pseudo-terminal, as a user's shell has it."""
+    return _on_a_terminal(root, "migrate", "--diff", "--method", "run", *options, env=env)
+
+
+def _on_a_terminal(root: Path, *arguments: str, env: dict[str, str], status: int = 0) -> str:
+    """A toolwire command with stdout on a pseudo-terminal, as a user's shell has it."""
     import os
     import pty
     import subprocess
@@ -126,7 +130,7 @@ def _diff_on_a_terminal(root: Path, *options: str, env: dict[str, str]) -> str:
 
     parent, child = pty.openpty()
     done = subprocess.run(
-        [*toolwire_command(), "migrate", "--diff", "--method", "run", *options, "."],
+        [*toolwire_command(), *arguments, "."],
         cwd=root,
         stdout=child,
         stderr=subprocess.DEVNULL,
@@ -144,7 +148,7 @@ def _diff_on_a_terminal(root: Path, *options: str, env: dict[str, str]) -> str:
             break
         chunks.append(chunk)
     os.close(parent)
-    assert done.returncode == 0
+    assert done.returncode == status
     return b"".join(chunks).decode("utf-8", "replace")
 
 
@@ -159,3 +163,22 @@ def test_migrate_color_follows_the_terminal_no_color_and_the_option(tmp_path: Pa
     assert "+        return ToolResult.text(q)" in piped.stdout and "\x1b[" not in piped.stdout
     forced = run_toolwire(["migrate", "--diff", "--method", "run", "--color", "always"], cwd=root)
     assert "\x1b[32m" in forced.stdout
+
+
+def test_check_color_follows_the_terminal_no_color_and_the_option(tmp_path: Path) -> None:
+    # As ruff: the path bold, the code red; never in a pipe, a file or under NO_COLOR.
+    root = write(tmp_path, {"pyproject.toml": CONFIG, "leak.py": LEAK})
+    plain = {"NO_COLOR": ""}
+    shown = _on_a_terminal(root, "check", env=plain, status=1)
+    assert "\x1b[1mleak.py\x1b[0m:" in shown and "\x1b[1;31mTW201\x1b[0m" in shown
+    assert "\x1b[" not in _on_a_terminal(root, "check", env={"NO_COLOR": "1"}, status=1)
+    assert "\x1b[" not in _on_a_terminal(root, "check", "--color", "never", env=plain, status=1)
+    piped = run_toolwire(["check", "."], cwd=root)
+    assert "leak.py:" in piped.stdout and "\x1b[" not in piped.stdout
+    forced = run_toolwire(["check", "--color", "always", "."], cwd=root)
+    assert "\x1b[1;31mTW201" in forced.stdout
+    into = run_toolwire(["check", "--color", "always", "-o", "out.txt", "."], cwd=root)
+    assert into.returncode == 1 and "\x1b[" not in (root / "out.txt").read_text(encoding="utf-8")
+    patch = run_toolwire(["check", "--diff", "--color", "always", "."], cwd=root)
+    assert "\x1b[32m" in patch.stdout and "\x1b[31m" in patch.stdout
+    assert "\x1b[" not in run_toolwire(["check", "--diff", "."], cwd=root).stdout

@@ -35,3 +35,37 @@ def show_progress(files: int) -> bool:
 def per_core(jobs: int) -> int:
     """`--jobs 0`: one worker per core."""
     return jobs or os.cpu_count() or 1
+
+
+def color_option(what: str) -> Callable[[_F], _F]:
+    """`--color auto|always|never`, as ruff's: `what` says what it colours."""
+    return click.option(
+        "--color",
+        type=click.Choice(["auto", "always", "never"]),
+        default="auto",
+        show_default=True,
+        help=f"Colour {what}. auto: on a terminal, unless NO_COLOR is set.",
+    )
+
+
+def use_colour(color: str) -> bool:
+    if color != "auto":
+        return color == "always"
+    # https://no-color.org: set and not empty turns colour off; a flag overrides it.
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def colour_diff(diff: str) -> str:
+    out = []
+    for line in diff.splitlines(keepends=True):
+        if line.startswith(("+++", "---")):
+            out.append(click.style(line, bold=True))
+        elif line.startswith("+"):
+            out.append(click.style(line, fg="green"))
+        elif line.startswith("-"):
+            out.append(click.style(line, fg="red"))
+        elif line.startswith("@@"):
+            out.append(click.style(line, fg="cyan"))
+        else:
+            out.append(line)
+    return "".join(out)

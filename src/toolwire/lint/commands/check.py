@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 
 import click
 
-from toolwire.lint.commands import config_option, per_core, show_progress
+from toolwire.lint.commands import (
+    color_option,
+    colour_diff,
+    config_option,
+    per_core,
+    show_progress,
+    use_colour,
+)
 from toolwire.lint.config import Config, ConfigError, ConfigResolver, code_problem
 from toolwire.lint.engine import (
     batch_gc,
@@ -57,6 +64,7 @@ class Output:
     file: Path | None = None
     quiet: bool = False
     statistics: bool = False
+    colour: bool = False  # `--color`: the text report and the `--diff` patch on stdout
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +251,7 @@ def _split_codes(
     "$XDG_CACHE_HOME/toolwire, else ~/.cache/toolwire; one file per project.",
 )
 @click.option("--verbose", "-v", is_flag=True, help="Also say how many files the cache answered.")
+@color_option("the text report and --diff")
 @config_option()
 @click.option(
     "--stdin-filename",
@@ -267,6 +276,7 @@ def command(
     no_cache: bool,
     cache_dir: Path | None,
     verbose: bool,
+    color: str,
     config_file: Path | None,
     stdin_filename: str | None,
 ) -> None:
@@ -297,7 +307,7 @@ def command(
                 exit_zero=exit_zero,
                 config_file=config_file,
                 stdin_filename=stdin_filename,
-                output=Output(output_file, quiet, statistics),
+                output=Output(output_file, quiet, statistics, use_colour(color)),
                 adoption=Adoption(baseline, update_baseline, add_noqa),
                 fix=fix_mode,
                 caching=Caching(not no_cache, cache_dir, verbose),
@@ -405,6 +415,7 @@ def run(
         ),
     )
     report.quiet = output.quiet
+    report.colour = output.colour and output.file is None
     if fix is not None:
         report.fixed = max(0, before - sum(len(found) for found, _ in results))
     if not _write_report(report, output_format, output):
@@ -663,6 +674,8 @@ def _write_diff(
     try:
         if output.file is not None:
             output.file.write_bytes(patch)
+        elif output.colour:
+            click.echo(colour_diff(patch.decode("utf-8", "replace")), nl=False, color=True)
         else:
             sys.stdout.buffer.write(patch)
             sys.stdout.flush()

@@ -18,7 +18,15 @@ import click
 
 from toolwire.lint import writes
 from toolwire.lint.codemods.runner import CODEMODS, FileOutcome, Mode, Summary, migrate_paths
-from toolwire.lint.commands import PROGRESS_ABOVE, config_option, per_core, show_progress
+from toolwire.lint.commands import (
+    PROGRESS_ABOVE,
+    color_option,
+    colour_diff,
+    config_option,
+    per_core,
+    show_progress,
+    use_colour,
+)
 from toolwire.lint.config import ConfigError, ConfigResolver
 
 __all__ = ["command"]
@@ -73,13 +81,7 @@ def _codemods(value: str) -> tuple[str, ...]:
     default="text",
     show_default=True,
 )
-@click.option(
-    "--color",
-    type=click.Choice(["auto", "always", "never"]),
-    default="auto",
-    show_default=True,
-    help="Colour the --diff output. auto: on a terminal, unless NO_COLOR is set.",
-)
+@color_option("the --diff output")
 def command(
     paths: tuple[str, ...],
     show_diff: bool,
@@ -122,7 +124,7 @@ def command(
             configs(Path("."))
         # Ctrl-C stops the run between writes, never inside one, and the summary still
         # says what was written.
-        colour = _use_colour(color)
+        colour = use_colour(color)
         with writes.catch_sigint(), contextlib.ExitStack() as bars:
             live = _Live(bars, mode == "diff" and output_format == "text", colour)
             summary = migrate_paths(
@@ -175,16 +177,9 @@ def _write_patch(outcome: FileOutcome, colour: bool) -> None:
     # The patch is the file's own bytes (any encoding, BOM, CR), so that `git apply` and
     # `patch` take it; only a terminal gets it decoded.
     if colour:
-        click.echo(_colour(outcome.diff.decode("utf-8", "replace")), nl=False, color=True)
+        click.echo(colour_diff(outcome.diff.decode("utf-8", "replace")), nl=False, color=True)
     else:
         click.echo(outcome.diff, nl=False)
-
-
-def _use_colour(color: str) -> bool:
-    if color != "auto":
-        return color == "always"
-    # https://no-color.org: set and not empty turns colour off; a flag overrides it.
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 def _report(summary: Summary, output_format: str, colour: bool, *, streamed: bool = False) -> int:
@@ -208,19 +203,3 @@ def _report(summary: Summary, output_format: str, colour: bool, *, streamed: boo
     if summary.mode == "check" and summary.changed:
         return 1
     return 0
-
-
-def _colour(diff: str) -> str:
-    out = []
-    for line in diff.splitlines(keepends=True):
-        if line.startswith(("+++", "---")):
-            out.append(click.style(line, bold=True))
-        elif line.startswith("+"):
-            out.append(click.style(line, fg="green"))
-        elif line.startswith("-"):
-            out.append(click.style(line, fg="red"))
-        elif line.startswith("@@"):
-            out.append(click.style(line, fg="cyan"))
-        else:
-            out.append(line)
-    return "".join(out)

@@ -35,6 +35,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     quiet: bool = False  # `--quiet`: the remarks for people are internal errors only
     fixed: int | None = None  # `--fix`: how many findings the fixes removed
+    colour: bool = False  # `--color`: the text format styles what it writes to a terminal
 
     def __post_init__(self) -> None:
         self.findings = sorted(self.findings)

@@ -8,14 +8,21 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from toolwire.lint.findings import escape
+from toolwire.lint.findings import Finding, escape
 from toolwire.lint.reporters.model import Report
 
 
 def render(report: Report, out: TextIO, err: TextIO) -> None:
     for finding in report.findings:
-        out.write(finding.as_text() + "\n")
+        out.write((_styled(finding) if report.colour else finding.as_text()) + "\n")
     write_remarks(report, err)
+
+
+def _styled(finding: Finding) -> str:
+    # ruff's styles: the path bold, the code red and bold
+    path = f"\x1b[1m{escape(finding.path)}\x1b[0m"
+    code = f"\x1b[1;31m{finding.code}\x1b[0m"
+    return f"{path}:{finding.line}:{finding.column}: {code} {escape(finding.message)}"
 
 
 def write_remarks(report: Report, err: TextIO) -> None:
