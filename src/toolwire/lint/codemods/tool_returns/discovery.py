@@ -17,7 +17,7 @@ from toolwire.lint.codemods.tool_returns.structure import (
     lineage_of,
 )
 from toolwire.lint.codemods.tool_returns.walk import children
-from toolwire.lint.model import ClassShape, FunctionShape
+from toolwire.lint.model import ClassShape, FunctionShape, ListedShape
 
 
 def listed_methods(
@@ -107,6 +107,36 @@ def function_tools(
         )
         if match is not None:
             found.append((statement, *match))
+    return found
+
+
+def listed_handlers(
+    tree: cst.Module,
+    names: ModuleNames,
+    shapes: Sequence[ListedShape],
+    imported: Mapping[str, str] | None = None,
+) -> list[tuple[cst.FunctionDef, str]]:
+    """Handlers a framework calls for every tool (`@server.call_tool()` on an MCP
+    low-level `Server`): never rewritten, each listed with why."""
+    found: list[tuple[cst.FunctionDef, str]] = []
+    for statement, bound in scoped_functions(tree, names, imported):
+        for decorator in statement.decorators:
+            expr = decorator.decorator
+            called = expr.func if isinstance(expr, cst.Call) else expr
+            if not (isinstance(called, cst.Attribute) and isinstance(called.value, cst.Name)):
+                continue
+            owner = bound.get(called.value.value)
+            shape = next(
+                (
+                    s
+                    for s in shapes
+                    if owner in s.instances and called.attr.value in s.attributes
+                ),
+                None,
+            )
+            if shape is not None:
+                found.append((statement, f"`@{dotted(called)}()`: {shape.reason}"))
+                break
     return found
 
 
