@@ -127,11 +127,7 @@ def listed_handlers(
                 continue
             owner = bound.get(called.value.value)
             shape = next(
-                (
-                    s
-                    for s in shapes
-                    if owner in s.instances and called.attr.value in s.attributes
-                ),
+                (s for s in shapes if owner in s.instances and called.attr.value in s.attributes),
                 None,
             )
             if shape is not None:
