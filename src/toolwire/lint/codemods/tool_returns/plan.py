@@ -31,6 +31,7 @@ from toolwire.lint.codemods.tool_returns.discovery import (
     listed_handlers,
     listed_methods,
     references,
+    unread_lists,
 )
 from toolwire.lint.codemods.tool_returns.holds import (
     guard_wiring,
@@ -223,6 +224,8 @@ class ToolReturns:
             imported = self._imported_instances(names)
             handlers = listed_handlers(tree, names, shapes.listed, imported)
             self._record_methods(tree, [(None, f, why) for f, why in handlers])
+        if any(f.factory_lists for f in shapes.functions):
+            self._record_calls(tree, unread_lists(tree, names, shapes.functions))
         self._record(planned, lines, module)
 
     def _class_tools(
@@ -369,6 +372,17 @@ class ToolReturns:
             event = MethodEvent(path, line, owner, method.name.value, why)
             self.report.skipped.append(event)
             self.warnings.append(f"line {line}: skipped {event.name}: {why}")
+
+    def _record_calls(self, tree: cst.Module, found: list[tuple[cst.Call, str, str]]) -> None:
+        """Report the calls whose tools migrate cannot read: skipped, named by the call."""
+        if not found:
+            return
+        positions = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+        path = self.filename or "<unknown>"
+        for call, shown, why in found:
+            line = positions[call].start.line if call in positions else 0
+            self.report.skipped.append(MethodEvent(path, line, "", shown, why))
+            self.warnings.append(f"line {line}: skipped {shown}: {why}")
 
     def _record_unlisted(
         self, tree: cst.Module, unlisted: list[tuple[ToolClass, str]], module: str | None
