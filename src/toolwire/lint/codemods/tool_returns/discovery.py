@@ -475,8 +475,10 @@ def unread_lists(
                 continue
             shape, _ = _handing_shape(node, names, shapes, bound)
             for keyword, value in _list_arguments(node, shape) if shape is not None else ():
-                if isinstance(value, cst.List | cst.Tuple):
-                    continue
+                if isinstance(value, cst.List | cst.Tuple) or (
+                    isinstance(value, cst.Name) and value.value == "None"
+                ):
+                    continue  # a literal list, or no tools
                 code = cst.Module([]).code_for_node(value)
                 shown = f"{dotted(node.func) or 'call'}({keyword}={code})"
                 found.append(
