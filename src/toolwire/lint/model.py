@@ -166,14 +166,15 @@ class FunctionShape:
 
 @dataclass(frozen=True, slots=True)
 class ListedShape:
-    """Handlers migrate never rewrites, only lists with `reason`: `@X.attr()` where X is
+    """Tools migrate never rewrites, only lists with `reason`: `@X.attr()` where X is
     bound to one of `instances` (MCP's low-level `@server.call_tool()` returns content
-    blocks for every tool, not a str)."""
+    blocks for every tool, not a str), or a call of one of `calls` (`FunctionTool(...)`)."""
 
     framework: str
     instances: frozenset[str]
     attributes: frozenset[str]
     reason: str
+    calls: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +200,7 @@ class Shapes:
             names += [f.rpartition(".")[2] for f in shape.factories]
         names += [c.methods_from for c in self.classes if c.methods_from]
         names += [a for shape in self.listed for a in sorted(shape.attributes)]
+        names += [c.rpartition(".")[2] for shape in self.listed for c in sorted(shape.calls)]
         return tuple(dict.fromkeys(names))
 
     def __bool__(self) -> bool:
@@ -456,7 +458,7 @@ def _function_shape(where: str, framework: str, table: Mapping[str, Any]) -> Fun
 
 
 def _listed_shape(where: str, framework: str, table: Mapping[str, Any]) -> ListedShape:
-    _no_unknown(where, "listed-tools", table, {"instances", "attributes", "reason"})
+    _no_unknown(where, "listed-tools", table, {"instances", "attributes", "calls", "reason"})
     reason = table.get("reason")
     if not isinstance(reason, str) or not reason:
         raise ModelError(f"{where}: listed-tools: each needs a `reason`")
@@ -465,6 +467,7 @@ def _listed_shape(where: str, framework: str, table: Mapping[str, Any]) -> Liste
         frozenset(_strings(where, "instances", table.get("instances", []))),
         frozenset(_strings(where, "attributes", table.get("attributes", []))),
         reason,
+        frozenset(_strings(where, "calls", table.get("calls", []))),
     )
 
 

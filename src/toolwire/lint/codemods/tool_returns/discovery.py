@@ -136,6 +136,31 @@ def listed_handlers(
     return found
 
 
+def listed_calls(
+    tree: cst.Module, names: ModuleNames, shapes: Sequence[ListedShape]
+) -> list[tuple[cst.Call, str, str]]:
+    """Tools built by a call migrate does not rewrite (the Agents SDK's `FunctionTool(...)`):
+    the call as shown (with its literal `name=`), and why."""
+    wanted = {call: shape for shape in shapes for call in shape.calls}
+    if not wanted:
+        return []
+    found: list[tuple[cst.Call, str, str]] = []
+    stack: list[cst.CSTNode] = [tree]
+    while stack:
+        node = stack.pop()
+        stack += children(node)
+        if not isinstance(node, cst.Call):
+            continue
+        shape = wanted.get(names.resolve(node.func) or "")
+        if shape is None:
+            continue
+        named = next((a.value for a in node.args if a.keyword and a.keyword.value == "name"), None)
+        label = cst.Module([]).code_for_node(named) if isinstance(named, cst.SimpleString) else ""
+        shown = f"{dotted(node.func)}({f'name={label}' if label else '...'})"
+        found.append((node, shown, shape.reason))
+    return found
+
+
 def decorated_methods(
     classes: Iterable[ToolClass], names: ModuleNames, shapes: Sequence[FunctionShape]
 ) -> list[tuple[ToolClass, cst.FunctionDef, str]]:

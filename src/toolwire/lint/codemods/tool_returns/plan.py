@@ -28,6 +28,7 @@ from toolwire.lint.codemods.tool_returns.discovery import (
     decorated_methods,
     factory_tools,
     function_tools,
+    listed_calls,
     listed_handlers,
     listed_methods,
     references,
@@ -224,6 +225,7 @@ class ToolReturns:
             imported = self._imported_instances(names)
             handlers = listed_handlers(tree, names, shapes.listed, imported)
             self._record_methods(tree, [(None, f, why) for f, why in handlers])
+            self._record_calls(tree, listed_calls(tree, names, shapes.listed))
         if any(f.factory_lists for f in shapes.functions):
             self._record_calls(tree, unread_lists(tree, names, shapes.functions))
         self._record(planned, lines, module)
