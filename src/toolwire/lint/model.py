@@ -47,7 +47,14 @@ _LISTS = (
     "instance-returns",
     "wrappers",
 )
-_TABLES = ("result-types", "artifact-types", "sources", "class-tools", "function-tools")
+_TABLES = (
+    "result-types",
+    "artifact-types",
+    "sources",
+    "class-tools",
+    "function-tools",
+    "listed-tools",
+)
 STRING_FORMS = frozenset({"str", "repr", "format", "model_dump"})
 # A run-only argument names its parameter by position and name (or `*` for keyword-only),
 # so that matching a call needs no framework source.
@@ -158,12 +165,26 @@ class FunctionShape:
 
 
 @dataclass(frozen=True, slots=True)
+class ListedShape:
+    """Tools migrate never rewrites, only lists with `reason`: `@X.attr()` where X is
+    bound to one of `instances` (MCP's low-level `@server.call_tool()` returns content
+    blocks for every tool, not a str), or a call of one of `calls` (`FunctionTool(...)`)."""
+
+    framework: str
+    instances: frozenset[str]
+    attributes: frozenset[str]
+    reason: str
+    calls: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
 class Shapes:
     """Where a framework's tools are: what migrate rewrites, and what `check` treats as
     an egress sink (what a tool returns is what its framework sends)."""
 
     classes: tuple[ClassShape, ...] = ()
     functions: tuple[FunctionShape, ...] = ()
+    listed: tuple[ListedShape, ...] = ()
 
     @property
     def methods(self) -> tuple[str, ...]:
@@ -178,10 +199,12 @@ class Shapes:
             names += list(shape.attributes)
             names += [f.rpartition(".")[2] for f in shape.factories]
         names += [c.methods_from for c in self.classes if c.methods_from]
+        names += [a for shape in self.listed for a in sorted(shape.attributes)]
+        names += [c.rpartition(".")[2] for shape in self.listed for c in sorted(shape.calls)]
         return tuple(dict.fromkeys(names))
 
     def __bool__(self) -> bool:
-        return bool(self.classes or self.functions)
+        return bool(self.classes or self.functions or self.listed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,10 +246,11 @@ class Model:
     wrappers: tuple[str, ...] = ()
     class_tools: tuple[ClassShape, ...] = ()
     function_tools: tuple[FunctionShape, ...] = ()
+    listed_tools: tuple[ListedShape, ...] = ()
 
     @property
     def shapes(self) -> Shapes:
-        return Shapes(self.class_tools, self.function_tools)
+        return Shapes(self.class_tools, self.function_tools, self.listed_tools)
 
     @property
     def logging_functions(self) -> tuple[str, ...]:
@@ -433,6 +457,20 @@ def _function_shape(where: str, framework: str, table: Mapping[str, Any]) -> Fun
     )
 
 
+def _listed_shape(where: str, framework: str, table: Mapping[str, Any]) -> ListedShape:
+    _no_unknown(where, "listed-tools", table, {"instances", "attributes", "calls", "reason"})
+    reason = table.get("reason")
+    if not isinstance(reason, str) or not reason:
+        raise ModelError(f"{where}: listed-tools: each needs a `reason`")
+    return ListedShape(
+        framework,
+        frozenset(_strings(where, "instances", table.get("instances", []))),
+        frozenset(_strings(where, "attributes", table.get("attributes", []))),
+        reason,
+        frozenset(_strings(where, "calls", table.get("calls", []))),
+    )
+
+
 def _list_argument(where: str, spec: str) -> tuple[int | None, str]:
     """`"tools"` (a keyword) or `"0=tools"` (also the first positional argument)."""
     position, _, name = spec.rpartition("=")
@@ -516,6 +554,10 @@ def _parse(where: str, data: Mapping[str, Any], framework: str = "") -> dict[str
     out["function-tools"] = tuple(
         _function_shape(where, framework, t)
         for t in _tables(where, "function-tools", data.get("function-tools", []))
+    )
+    out["listed-tools"] = tuple(
+        _listed_shape(where, framework, t)
+        for t in _tables(where, "listed-tools", data.get("listed-tools", []))
     )
     return out
 

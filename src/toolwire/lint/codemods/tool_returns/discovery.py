@@ -17,7 +17,7 @@ from toolwire.lint.codemods.tool_returns.structure import (
     lineage_of,
 )
 from toolwire.lint.codemods.tool_returns.walk import children
-from toolwire.lint.model import ClassShape, FunctionShape
+from toolwire.lint.model import ClassShape, FunctionShape, ListedShape
 
 
 def listed_methods(
@@ -107,6 +107,57 @@ def function_tools(
         )
         if match is not None:
             found.append((statement, *match))
+    return found
+
+
+def listed_handlers(
+    tree: cst.Module,
+    names: ModuleNames,
+    shapes: Sequence[ListedShape],
+    imported: Mapping[str, str] | None = None,
+) -> list[tuple[cst.FunctionDef, str]]:
+    """Handlers a framework calls for every tool (`@server.call_tool()` on an MCP
+    low-level `Server`): never rewritten, each listed with why."""
+    found: list[tuple[cst.FunctionDef, str]] = []
+    for statement, bound in scoped_functions(tree, names, imported):
+        for decorator in statement.decorators:
+            expr = decorator.decorator
+            called = expr.func if isinstance(expr, cst.Call) else expr
+            if not (isinstance(called, cst.Attribute) and isinstance(called.value, cst.Name)):
+                continue
+            owner = bound.get(called.value.value)
+            shape = next(
+                (s for s in shapes if owner in s.instances and called.attr.value in s.attributes),
+                None,
+            )
+            if shape is not None:
+                found.append((statement, f"`@{dotted(called)}()`: {shape.reason}"))
+                break
+    return found
+
+
+def listed_calls(
+    tree: cst.Module, names: ModuleNames, shapes: Sequence[ListedShape]
+) -> list[tuple[cst.Call, str, str]]:
+    """Tools built by a call migrate does not rewrite (the Agents SDK's `FunctionTool(...)`):
+    the call as shown (with its literal `name=`), and why."""
+    wanted = {call: shape for shape in shapes for call in shape.calls}
+    if not wanted:
+        return []
+    found: list[tuple[cst.Call, str, str]] = []
+    stack: list[cst.CSTNode] = [tree]
+    while stack:
+        node = stack.pop()
+        stack += children(node)
+        if not isinstance(node, cst.Call):
+            continue
+        shape = wanted.get(names.resolve(node.func) or "")
+        if shape is None:
+            continue
+        named = next((a.value for a in node.args if a.keyword and a.keyword.value == "name"), None)
+        label = cst.Module([]).code_for_node(named) if isinstance(named, cst.SimpleString) else ""
+        shown = f"{dotted(node.func)}({f'name={label}' if label else '...'})"
+        found.append((node, shown, shape.reason))
     return found
 
 
@@ -429,6 +480,57 @@ def factory_tools(
     return found
 
 
+def unread_lists(
+    tree: cst.Module,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    imported: Mapping[str, str] | None = None,
+) -> list[tuple[cst.Call, str, str]]:
+    """Calls that take a list of tool functions (`Agent(tools=...)`) given something other
+    than a literal list (`tools=TOOLS`): the call as shown, and why it is not followed."""
+    found: list[tuple[cst.Call, str, str]] = []
+    for body, bound in scoped_blocks(tree, names, imported):
+        stack: list[cst.CSTNode] = [s for s in body if not isinstance(s, cst.FunctionDef)]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.FunctionDef):
+                continue  # its body is a block of its own
+            stack += children(node)
+            if not isinstance(node, cst.Call):
+                continue
+            shape, _ = _handing_shape(node, names, shapes, bound)
+            for keyword, value in _list_arguments(node, shape) if shape is not None else ():
+                if isinstance(value, cst.List | cst.Tuple) or (
+                    isinstance(value, cst.Name) and value.value == "None"
+                ):
+                    continue  # a literal list, or no tools
+                code = cst.Module([]).code_for_node(value)
+                shown = f"{dotted(node.func) or 'call'}({keyword}={code})"
+                found.append(
+                    (
+                        node,
+                        shown,
+                        f"`{code}` is not a literal list, and migrate does not "
+                        "follow it: the tools in it are left as they are; list them in the "
+                        "call or wrap them by hand",
+                    )
+                )
+    return found
+
+
+def _list_arguments(
+    call: cst.Call, shape: FunctionShape
+) -> Iterator[tuple[str, cst.BaseExpression]]:
+    """The arguments of `call` that `shape`'s `factory-lists` name, with that name."""
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    for at, name in shape.factory_lists:
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == name:
+                yield name, arg.value
+        if at is not None and at < len(positional) and not any(a.star for a in call.args):
+            yield name, positional[at].value
+
+
 def handed_names(call: cst.Call, shape: FunctionShape) -> Iterator[cst.Name]:
     """The names `call` hands to `shape`'s factory as functions: its first argument or one
     of `factory-keywords`, or the names in a list of `factory-lists` (`Agent(tools=[f])`)."""
@@ -486,7 +588,15 @@ def _handing_shape(
         if isinstance(applied, cst.Attribute):
             unknown = unknown_owner(applied, names, shapes, bound, factories=True)
             match = None if unknown is None else (unknown[0], f"`{dotted(applied)}`: {unknown[1]}")
-    if match is None or match[0].wire != "under":
+    if match is None:
+        return None, ""
+    if match[0].wire == "replace":  # `function_tool(f)`: only the decorator line is swapped
+        shown = dotted(func.func if isinstance(func, cst.Call) else func)
+        return match[0], (
+            f"`{shown}(...)` applies the decorator by a call, which migrate does not "
+            "rewrite: put the decorator on the function, or wrap it by hand"
+        )
+    if match[0].wire != "under":
         return None, ""
     return match
 

@@ -28,8 +28,11 @@ from toolwire.lint.codemods.tool_returns.discovery import (
     decorated_methods,
     factory_tools,
     function_tools,
+    listed_calls,
+    listed_handlers,
     listed_methods,
     references,
+    unread_lists,
 )
 from toolwire.lint.codemods.tool_returns.holds import (
     guard_wiring,
@@ -218,6 +221,13 @@ class ToolReturns:
             self._record_unlisted(tree, unlisted, module)
         if shapes.functions:
             self._record_methods(tree, decorated_methods(classes, names, shapes.functions))
+        if shapes.listed:
+            imported = self._imported_instances(names)
+            handlers = listed_handlers(tree, names, shapes.listed, imported)
+            self._record_methods(tree, [(None, f, why) for f, why in handlers])
+            self._record_calls(tree, listed_calls(tree, names, shapes.listed))
+        if any(f.factory_lists for f in shapes.functions):
+            self._record_calls(tree, unread_lists(tree, names, shapes.functions))
         self._record(planned, lines, module)
 
     def _class_tools(
@@ -350,18 +360,31 @@ class ToolReturns:
         return found
 
     def _record_methods(
-        self, tree: cst.Module, found: list[tuple[ToolClass, cst.FunctionDef, str]]
+        self, tree: cst.Module, found: Sequence[tuple[ToolClass | None, cst.FunctionDef, str]]
     ) -> None:
-        """Report the methods under a framework's marking decorator: skipped, as they are."""
+        """Report the methods under a framework's marking decorator, and the handlers of
+        `listed-tools`: skipped, as they are."""
         if not found:
             return
         positions = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
         path = self.filename or "<unknown>"
         for cls, method, why in found:
             line = positions[method.name].start.line if method.name in positions else 0
-            event = MethodEvent(path, line, cls.qualname, method.name.value, why)
+            owner = cls.qualname if cls is not None else ""
+            event = MethodEvent(path, line, owner, method.name.value, why)
             self.report.skipped.append(event)
             self.warnings.append(f"line {line}: skipped {event.name}: {why}")
+
+    def _record_calls(self, tree: cst.Module, found: list[tuple[cst.Call, str, str]]) -> None:
+        """Report the calls whose tools migrate cannot read: skipped, named by the call."""
+        if not found:
+            return
+        positions = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+        path = self.filename or "<unknown>"
+        for call, shown, why in found:
+            line = positions[call].start.line if call in positions else 0
+            self.report.skipped.append(MethodEvent(path, line, "", shown, why))
+            self.warnings.append(f"line {line}: skipped {shown}: {why}")
 
     def _record_unlisted(
         self, tree: cst.Module, unlisted: list[tuple[ToolClass, str]], module: str | None
