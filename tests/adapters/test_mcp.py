@@ -115,6 +115,7 @@ def test_content_is_one_text_block_and_artifacts_are_in_meta() -> None:
         "content": [{"type": "text", "text": "Oslo: 3 stations"}],
         "isError": False,
         "_meta": {ARTIFACTS_KEY: [a.to_dict() for a in expected.artifacts]},
+        "structuredContent": {"result": "Oslo: 3 stations"},  # as a `-> str` tool's
     }
     assert MARKER not in model_facing(result)
     assert MARKER in json.dumps(wire(result)["_meta"])
@@ -132,41 +133,41 @@ def test_error_result_is_is_error_with_the_exact_text() -> None:
     assert wire(result) == {
         "content": [{"type": "text", "text": "no data for Oslo"}],
         "isError": True,
+        "structuredContent": {"result": "no data for Oslo"},
     }
     assert from_call_tool_result(result) == ToolResult.error("no data for Oslo")
 
 
-def test_listed_tool_is_the_same_function_returning_str_without_structured_output() -> None:
-    wrapped, plain, default = FastMCP("a"), FastMCP("b"), FastMCP("c")
-
-    @wrapped.tool()
-    @result_tool
-    def lookup(city: str, limit: int = 3, *, exact: bool = False) -> ToolResult:
-        """Look up a city."""
-        return table_result(city)
-
-    def same_function_returning_str() -> Callable[..., str]:
+def test_listed_and_sent_as_the_same_function_returning_str() -> None:
+    # Issue 24: a migrated `-> str` tool keeps the SDK's outputSchema and structuredContent
+    # {"result": ...}; both carry the content only, never an artifact.
+    def same_function_returning(text: str) -> Callable[..., str]:
         def lookup(city: str, limit: int = 3, *, exact: bool = False) -> str:
             """Look up a city."""
-            return "x"
+            return text
 
         return lookup
 
-    plain.add_tool(same_function_returning_str(), structured_output=False)
-    default.add_tool(same_function_returning_str())
-    tools = listed(wrapped)
-    assert tools == listed(plain)
-    assert tools[0]["outputSchema"] is None
-    assert set(tools[0]["inputSchema"]["properties"]) == {"city", "limit", "exact"}
-    # Why not the default: a plain `-> str` tool advertises structured output and sends
-    # structuredContent {"result": ...}, which some clients give the model instead of content.
-    assert listed(default)[0]["outputSchema"]["properties"] == {
+    for options in ({}, {"structured_output": False}, {"structured_output": True}):
+        wrapped, plain = FastMCP("a"), FastMCP("b")
+
+        @wrapped.tool(**options)
+        @result_tool
+        def lookup(city: str, limit: int = 3, *, exact: bool = False) -> ToolResult:
+            """Look up a city."""
+            return ToolResult.text(f"{city}: 3 stations")
+
+        plain.add_tool(same_function_returning("Oslo: 3 stations"), **options)
+        assert listed(wrapped) == listed(plain), options
+        assert set(listed(wrapped)[0]["inputSchema"]["properties"]) == {"city", "limit", "exact"}
+        sent = wire(call(wrapped, "lookup", {"city": "Oslo"}))
+        assert sent == wire(call(plain, "lookup", {"city": "Oslo"})), options
+    assert listed(wrapped)[0]["outputSchema"]["properties"] == {
         "result": {"title": "Result", "type": "string"}
     }
-    assert wire(call(default, "lookup", {"city": "x"}))["structuredContent"] == {"result": "x"}
 
 
-def test_structured_output_true_cannot_advertise_the_artifacts() -> None:
+def test_structured_output_carries_the_content_and_never_the_artifacts() -> None:
     server = FastMCP("t")
 
     @server.tool(structured_output=True)
@@ -174,96 +175,13 @@ def test_structured_output_true_cannot_advertise_the_artifacts() -> None:
     def lookup(city: str) -> ToolResult:
         return table_result(city)
 
-    assert listed(server)[0]["outputSchema"] is None
-    result = call(server, "lookup", {"city": "Oslo"})
-    assert "structuredContent" not in wire(result)
-    assert MARKER not in model_facing(result)
-
-
-def test_context_is_still_injected_and_kept_out_of_the_schema() -> None:
-    server = FastMCP("t")
-    seen: list[str] = []
-
-    @server.tool()
-    @result_tool
-    async def lookup(city: str, ctx: Context) -> ToolResult:  # type: ignore[type-arg]
-        seen.append(type(ctx).__name__)
-        await ctx.info("looking up")
-        return table_result(city)
-
-    assert set(listed(server)[0]["inputSchema"]["properties"]) == {"city"}
-    result = call(server, "lookup", {"city": "Oslo"})
-    assert seen == ["Context"]
-    assert wire(result)["content"] == [{"type": "text", "text": "Oslo: 3 stations"}]
-
-
-def test_a_str_return_is_text_and_any_other_value_is_an_error_naming_the_tool() -> None:
-    server = FastMCP("t")
-
-    @server.tool()
-    @result_tool
-    def legacy(city: str) -> str:
-        return f"{city} as text"
-
-    @server.tool()
-    @result_tool
-    def wrong(city: str) -> ToolResult:
-        return {"secret": MARKER}  # type: ignore[return-value]
-
-    @server.tool()
-    @result_tool
-    def raises(city: str) -> ToolResult:
-        raise RuntimeError("backend down")
-
-    assert wire(call(server, "legacy", {"city": "Oslo"}))["content"] == [
-        {"type": "text", "text": "Oslo as text"}
-    ]
-    wrong_type = wire(call(server, "wrong", {"city": "Oslo"}))
-    assert wrong_type["isError"] is True
-    [block] = wrong_type["content"]
-    assert block["text"].startswith("Error executing tool wrong")
-    assert MARKER not in json.dumps(wrong_type)
-    raised = wire(call(server, "raises", {"city": "Oslo"}))
-    assert raised["isError"] is True
-    assert raised["content"][0]["text"].startswith("Error executing tool raises")
-    if not MCP2:  # mcp 2.x keeps a crash's text on the server
-        assert "wrong returned dict, not a ToolResult" in block["text"]
-        assert "backend down" in raised["content"][0]["text"]
-
-
-def test_artifact_data_json_cannot_encode_collapses_instead_of_breaking_the_call() -> None:
-    server = FastMCP("t")
-
-    @server.tool()
-    @result_tool
-    def odd(city: str) -> ToolResult:
-        return ToolResult.text("done", ToolArtifact("blob", "b", {"n": float("nan")}))
-
-    result = wire(call(server, "odd", {"city": "x"}))
-    assert result["content"] == [{"type": "text", "text": "done"}]
-    assert result["_meta"] == {
-        ARTIFACTS_KEY: [
-            {"type": "text", "label": "Artifacts omitted", "data": {"text": "could not be encoded"}}
-        ]
+    assert listed(server)[0]["outputSchema"]["properties"] == {
+        "result": {"title": "Result", "type": "string"}
     }
-
-
-def test_client_round_trip_gives_back_the_same_result() -> None:
-    server = FastMCP("t")
-
-    @server.tool()
-    @result_tool
-    def lookup(city: str) -> ToolResult:
-        return table_result(city)
-
-    back = from_call_tool_result(call(server, "lookup", {"city": "Oslo"}))
-    assert back == table_result("Oslo")
-    assert back.artifacts[0].data["rows"][0][1] == MARKER
-    with pytest.raises(TypeError, match="no string form"):
-        str(back)
-    with pytest.raises(TypeError, match="no string form"):
-        f"{back}"
-    assert from_call_tool_result(to_call_tool_result(table_result("x"))) == table_result("x")
+    result = call(server, "lookup", {"city": "Oslo"})
+    assert wire(result)["structuredContent"] == {"result": "Oslo: 3 stations"}
+    assert MARKER not in model_facing(result)
+    assert from_call_tool_result(result) == table_result("Oslo")
 
 
 def test_client_keeps_non_text_blocks_and_structured_content_out_of_content() -> None:
@@ -281,15 +199,21 @@ def test_client_keeps_non_text_blocks_and_structured_content_out_of_content() ->
     def plain(city: str) -> str:
         return f"{city} plain"
 
+    @server.tool()
+    def record(city: str) -> dict[str, int]:
+        return {"population": len(city)}
+
     pic = from_call_tool_result(call(server, "picture", {"city": "Oslo"}))
     assert pic.content == "Oslo map\nlegend"
     [image] = pic.artifacts
     assert (image.type, image.label) == ("mcp/image", "image/png")
     assert image.data == {"type": "image", "data": "iVBORw==", "mimeType": "image/png"}
-    structured = from_call_tool_result(call(server, "plain", {"city": "Oslo"}))
-    assert structured.content == "Oslo plain"
+    # A `str` tool's structuredContent {"result": <the text>} repeats the content.
+    assert from_call_tool_result(call(server, "plain", {"city": "Oslo"})).artifacts == ()
+    structured = from_call_tool_result(call(server, "record", {"city": "Oslo"}))
+    assert structured.content == '{\n  "population": 4\n}'
     assert [(a.type, a.label, a.data) for a in structured.artifacts] == [
-        ("mcp/structuredContent", "structuredContent", {"result": "Oslo plain"})
+        ("mcp/structuredContent", "structuredContent", {"population": 4})
     ]
 
 
@@ -360,11 +284,11 @@ def test_raw_json_rpc_over_stdio() -> None:
         watchdog.cancel()
         proc.communicate()
     [tool, _] = lines[2][1]["result"]["tools"]
-    assert "outputSchema" not in tool
+    assert tool["outputSchema"]["properties"] == {"result": {"title": "Result", "type": "string"}}
     raw, message = lines[3]
     result = message["result"]
     assert result["content"] == [{"type": "text", "text": "Oslo: 3 stations"}]
-    assert "structuredContent" not in result
+    assert result["structuredContent"] == {"result": "Oslo: 3 stations"}
     assert result["isError"] is False
     assert MARKER in raw
     assert MARKER not in json.dumps(result["content"])
@@ -377,7 +301,11 @@ def test_raw_json_rpc_over_stdio() -> None:
     assert back.content == "Oslo: 3 stations"
     assert back.artifacts[0].data["rows"] == [["s1", MARKER]]
     error = without_sdk_keys(lines[4][1]["result"])
-    assert error == {"content": [{"type": "text", "text": "no data for Oslo"}], "isError": True}
+    assert error == {
+        "content": [{"type": "text", "text": "no data for Oslo"}],
+        "isError": True,
+        "structuredContent": {"result": "no data for Oslo"},
+    }
 
 
 def test_the_adapter_does_not_give_tool_result_a_string_form() -> None:

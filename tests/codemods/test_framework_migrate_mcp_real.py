@@ -13,9 +13,8 @@ is stubbed. GitPython is not installed, so mcp-server-git is migrated, not run.
 
 mcp-server-calculator 0.2.1 uses the SDK's `FastMCP` and `@mcp.tool()`: its one tool is
 migrated, and called through an in-memory client session before and after: the same
-text, errors still errors, no `_meta`. The SDK's generated `outputSchema` and
-`structuredContent {"result": text}` of a `-> str` tool are not sent after (the adapter
-sends the text once); issue #24 asks to keep them, and the test pins what is sent today.
+text, errors still errors, no `_meta`, and the SDK's generated `outputSchema` and
+`structuredContent {"result": text}` of a `-> str` tool kept exactly (issue #24).
 """
 
 from __future__ import annotations
@@ -247,15 +246,15 @@ def test_a_real_fastmcp_tool_of_the_sdk_is_migrated_and_reads_the_same(tmp_path:
 
     before, after = _drive_calculator(before_root), _drive_calculator(after_root)
     assert after["tools"] == before["tools"]  # name, description, input schema
-    # The SDK's `-> str` output schema is not advertised after (issue #24: to keep).
-    assert before["output_schema"] is not None and after["output_schema"] is None
+    # The SDK's `-> str` output schema is kept (issue #24).
+    assert before["output_schema"] is not None and after["output_schema"] == before["output_schema"]
     for (expression, error), old, new in zip(
         EXPRESSIONS, before["calls"], after["calls"], strict=True
     ):
         assert new["text"] == old["text"] and len(old["text"]) == 1, (expression, old, new)
         assert old["error"] is new["error"] is error, (expression, old, new)
         assert new["meta"] is None and old["meta"] is None, (expression, new)
-        if not error:  # the adapter sends the text only, not `{"result": text}` again
+        assert new["structured"] == old["structured"], (expression, old, new)
+        if not error:
             assert old["structured"] == {"result": old["text"][0]}, (expression, old)
-            assert new["structured"] is None, (expression, new)
     assert before["calls"][0]["text"] == ["1028.0"]  # the tool ran

@@ -10,7 +10,8 @@ The client receives a `CallToolResult` whose only content block is one `TextCont
 holding `result.content`, with `isError` set for `ToolResult.error(...)`, and the
 artifacts under `_meta["toolwire/artifacts"]` as `{type, label, data}` records. They are
 not put in `structuredContent`, which some clients (pydantic-ai, the Agents SDK) send
-to the model. The tool advertises no `outputSchema`, so there is no structured output.
+to the model: that holds `{"result": content}`, as for a tool that returns `str`, and
+the tool is listed as one (the same `outputSchema`).
 
 Client side, `from_call_tool_result(await session.call_tool(...))` gives the host a
 `ToolResult` again. See docs/frameworks/mcp.md.
@@ -24,7 +25,7 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ParamSpec, TypeVar, overload
 
-from mcp.types import CallToolResult
+from mcp.types import CallToolResult, TextContent
 
 from toolwire.adapters._common import BoundsOption, as_result, check_bounds, resolve_bounds
 from toolwire.bounds import bound_artifacts
@@ -47,14 +48,17 @@ _NO_BUDGET = sys.maxsize
 P = ParamSpec("P")
 
 
-def to_call_tool_result(result: ToolResult, *, bounds: BoundsOption = "default") -> CallToolResult:
+def to_call_tool_result(
+    result: ToolResult, *, bounds: BoundsOption = "default", structured: bool = False
+) -> CallToolResult:
     """The `CallToolResult` for `result`: its content as one text block, artifacts in `_meta`.
 
     `result` is bounded first (`bounds`, else `default_bounds()`: see
     docs/frameworks/index.md). Text is always coerced to valid UTF-8, and artifact data
     that JSON cannot encode collapses into one "Artifacts omitted" TEXT artifact (or is
     dropped, with the "drop" policy), also with bounds off, so that the result always
-    serialises onto the MCP wire.
+    serialises onto the MCP wire. `structured`: also `structuredContent` `{"result":
+    content}`, what the SDK sends for a tool that returns `str` (the content only).
     """
     if not isinstance(result, ToolResult):
         raise TypeError(f"expected a ToolResult, got {type(result).__name__}")
@@ -70,6 +74,8 @@ def to_call_tool_result(result: ToolResult, *, bounds: BoundsOption = "default")
         artifacts = bound_artifacts(artifacts, budget=_NO_BUDGET, policy=limits.policy)
     if artifacts:
         payload["_meta"] = {ARTIFACTS_KEY: [artifact.to_dict() for artifact in artifacts]}
+    if structured:
+        payload["structuredContent"] = {"result": result.content}
     return CallToolResult.model_validate(payload)
 
 
@@ -97,27 +103,38 @@ def result_tool(fn: Callable[P, Any] | None = None, /, *, bounds: BoundsOption =
     Apply it under `@mcp.tool()` (or pass `result_tool(fn)` to `add_tool`); `@result_tool(
     bounds=...)` sets this tool's bounds (else `default_bounds()`, read at each call). The wrapper
     keeps the function's name, docstring and parameters, so FastMCP builds the same
-    input schema and still injects a `Context` parameter; its return annotation is
-    `CallToolResult`, so no output schema is advertised. A tool that returns a `str` is
-    taken as `ToolResult.text(...)`; anything else is a `TypeError`, which the server
-    reports as an error result naming the tool.
+    input schema and still injects a `Context` parameter. Its return annotation is `str`,
+    so the tool is listed exactly as the same function returning `str` (the SDK's
+    `outputSchema` `{"result": string}` unless registered with `structured_output=False`).
+    A plain text result is handed to the SDK as that `str`, so it sends what it sent
+    before the migration; an error or a result with artifacts is a `CallToolResult` with
+    `isError`, the artifacts in `_meta` and `structuredContent` `{"result": content}`.
+    A tool that returns a `str` is taken as `ToolResult.text(...)`; anything else is a
+    `TypeError`, which the server reports as an error result naming the tool.
     """
     check_bounds(bounds, "result_tool()")
     if fn is None:
         return lambda function: result_tool(function, bounds=bounds)
 
-    def convert(result: ToolResult) -> CallToolResult:
-        return to_call_tool_result(result, bounds=bounds)
+    def convert(result: ToolResult) -> CallToolResult | str:
+        call = to_call_tool_result(result, bounds=bounds, structured=True)
+        block = call.content[0]
+        # plain text: the SDK makes of the str what it made before the migration
+        return (
+            block.text
+            if isinstance(block, TextContent) and not call.isError and not call.meta
+            else call
+        )
 
     where = f"MCP tool {getattr(fn, '__name__', repr(fn))}"
-    return wrap_tool(fn, where, convert, CallToolResult)
+    return wrap_tool(fn, where, convert, str)
 
 
 R = TypeVar("R")
 
 
 def wrap_tool(
-    fn: Callable[..., Any], where: str, convert: Callable[[ToolResult], R], returns: type[R]
+    fn: Callable[..., Any], where: str, convert: Callable[[ToolResult], R], returns: object
 ) -> Callable[..., Any]:
     """`fn` with its `ToolResult` (or `str`) turned into the framework's result by `convert`.
 
@@ -176,8 +193,9 @@ def from_call_tool_result(
     content = "\n".join(texts)
     if wire.get("isError"):
         return limits.apply(ToolResult.error(content))
-    if "structuredContent" in wire:
-        structured = wire["structuredContent"]
+    structured = wire.get("structuredContent")
+    # `{"result": <the text>}` (a `str` tool's structured output) repeats the content
+    if "structuredContent" in wire and structured != {"result": content}:
         others.append(ToolArtifact("mcp/structuredContent", "structuredContent", structured))
     artifacts = (*_artifacts_from_meta(wire.get("_meta")), *others)
     return limits.apply(ToolResult.text(content, *artifacts))
