@@ -189,7 +189,6 @@ class ModuleFacts(ToolShapeFacts):
             self.result_bits |= L.instance(self._known_base + at)
             self._result_shown[self._known_base + at] = shown
         self.default_result = config.result_classes[0].rpartition(".")[2]
-        self._barriers = _barrier_bits(config, self._known)
         self.message_sinks = config.message_sinks
         self.egress_message_sinks = config.egress_message_sinks
         self._tree = tree
@@ -235,7 +234,8 @@ class ModuleFacts(ToolShapeFacts):
         `.data` is its payload, even where a result type's `.data` is not)."""
         kinds = owner & self.result_bits
         if kinds:
-            listed = (self._barriers[1] if wire else self._barriers[0]).get(attr, 0)
+            fields = _barrier_bits(self.config, self._known)
+            listed = (fields[1] if wire else fields[0]).get(attr, 0)
             return not kinds & ~(listed << self._known_base)
         return not owner & L.ARTIFACT
 
