@@ -89,6 +89,7 @@ class FlowBase:
         # the function being summarised, and what its parameters are called with
         self._summarised: Definition | None = None
         self._called: dict[str, tuple[int, ...]] = {}
+        self._calls_params: dict[int, frozenset[str]] = {}  # function → parameters it calls
 
     def _dispatch(self, node: ast.AST) -> None:
         for visit in self.visitors.get(type(node), ()):

@@ -397,6 +397,11 @@ class Calls(FlowBase):
         summary = self._given_summary(node, name, definition, given, bound)
         passed = _passed_callables(definition, node, bound)
         if passed:
+            calls = self._calls_params.get(id(definition))
+            if calls is None:
+                calls = self._calls_params[id(definition)] = _called_parameters(definition)
+            passed = [(param, arg) for param, arg in passed if param in calls]
+        if passed:
             called = summary.callbacks if summary is not None else {}
             if not called:  # the summary without arguments was not computed
                 baseline = self._summary(name, {})
@@ -410,8 +415,10 @@ class Calls(FlowBase):
         """`on_done(result)` in the function being summarised, `on_done` a parameter."""
         definition = self._summarised
         assert definition is not None
-        params = definition.args
-        if name not in {a.arg for a in [*params.posonlyargs, *params.args, *params.kwonlyargs]}:
+        calls = self._calls_params.get(id(definition))
+        if calls is None:
+            calls = self._calls_params[id(definition)] = _called_parameters(definition)
+        if name not in calls:
             return
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             return
@@ -583,6 +590,17 @@ def _passed_callables(
     return [
         (p, a) for p, a in pairs if isinstance(a, ast.Lambda | ast.Name | ast.Attribute | ast.Call)
     ]
+
+
+def _called_parameters(definition: Definition) -> frozenset[str]:
+    """The parameters the function's body calls by name (`on_done(...)`)."""
+    args = definition.args
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    return frozenset(
+        node.func.id
+        for node in ast.walk(definition)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in params
+    )
 
 
 def _defines(info: ClassInfo, method: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
