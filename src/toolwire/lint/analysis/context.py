@@ -88,10 +88,10 @@ class Env:
             frame = self._frames[-1]
             if name not in frame:
                 frame[name] = self.lookup(name)
+            if self._seen:  # a watched try body is always inside a frame (`_try`)
+                seen = self._seen[-1]
+                seen[name] = join_bound(seen.get(name, UNBOUND), labels)
         self.values[name] = labels
-        if self._seen:
-            seen = self._seen[-1]
-            seen[name] = join_bound(seen.get(name, UNBOUND), labels)
 
     def delete(self, name: str) -> None:
         if name in self:
