@@ -60,6 +60,20 @@ def nested_defs(depth: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def nested_tries(depth: int) -> str:
+    # each level binds a name in its try body, and its handler reads it
+    lines = [HEAD + "def f(xs: list[ToolResult], r: ToolResult) -> None:"]
+    for level in range(depth):
+        pad = "    " * (level + 1)
+        lines.append(f"{pad}try:\n{pad}    z{level} = r")
+    indent = "    " * (depth + 1)
+    lines.append(f"{indent}y = r\n{indent}ChatMessage.tool_result('id', content=y)")
+    for level in reversed(range(depth)):
+        pad = "    " * (level + 1)
+        lines.append(f"{pad}except ValueError:\n{pad}    z{level} = 'x'")
+    return "\n".join(lines) + "\n"
+
+
 @pytest.mark.parametrize(
     "build",
     [
@@ -67,8 +81,9 @@ def nested_defs(depth: int) -> str:
         lambda d: nested(d, "while xs:"),
         nested_branches,
         nested_defs,
+        nested_tries,
     ],
-    ids=["for", "while", "for-in-if", "def-in-for"],
+    ids=["for", "while", "for-in-if", "def-in-for", "try"],
 )
 def test_nested_loops_cost_depth_times_body_not_two_to_the_depth(
     build: Callable[[int], str],
@@ -79,6 +94,24 @@ def test_nested_loops_cost_depth_times_body_not_two_to_the_depth(
     assert at[30] < 4 * 30 * 30, at
     findings = check_source(build(30), "m.py", CONFIG)
     assert [f.code for f in findings] == ["TW301"]
+
+
+def test_a_handler_sees_a_result_bound_anywhere_in_the_try_body() -> None:
+    source = HEAD + (
+        "def f(r: ToolResult) -> None:\n"
+        "    try:\n"
+        "        try:\n"
+        "            v = r\n"
+        "            v = v.content\n"
+        "        finally:\n"
+        "            w = 'x'\n"
+        "        w = 'y'\n"
+        "    except ValueError:\n"
+        "        ChatMessage.tool_result('id', content=v)\n"
+        "        ChatMessage.tool_result('id', content=w)\n"
+    )
+    findings = check_source(source, "m.py", CONFIG)
+    assert [(f.line, f.code) for f in findings] == [(13, "TW301")]
 
 
 def test_sequential_ifs_cost_linear_joins() -> None:

@@ -37,12 +37,14 @@ class Env:
     so `pop()` can give the frame's writes back and restore the state at `push()`.
     """
 
-    __slots__ = ("_frames", "callables", "parent", "values")
+    __slots__ = ("_frames", "_seen", "callables", "parent", "values")
 
     def __init__(self, parent: Env | None = None) -> None:
         self.values: dict[str, int] = {}
         self.parent = parent
         self._frames: list[dict[str, int]] = []
+        # per try body being interpreted: every value each name took in it (`watch`)
+        self._seen: list[dict[str, int]] = []
         # names bound to a lambda, a nested def or a `functools.partial(...)` call
         self.callables: dict[str, Callee] | None = None
 
@@ -86,6 +88,9 @@ class Env:
             frame = self._frames[-1]
             if name not in frame:
                 frame[name] = self.lookup(name)
+            if self._seen:  # a watched try body is always inside a frame (`_try`)
+                seen = self._seen[-1]
+                seen[name] = join_bound(seen.get(name, UNBOUND), labels)
         self.values[name] = labels
 
     def delete(self, name: str) -> None:
@@ -102,6 +107,21 @@ class Env:
         written = {name: values[name] for name in frame}
         values.update(frame)
         return frame, written
+
+    def watch(self) -> None:
+        """Start joining every value a name takes (a try body: its handlers may start at
+        any point of it)."""
+        self._seen.append({})
+
+    def unwatch(self) -> dict[str, int]:
+        """Stop `watch()`; return the join of the values each name took, also given to an
+        enclosing watch (its body holds these points too)."""
+        seen = self._seen.pop()
+        if self._seen:
+            outer = self._seen[-1]
+            for name, labels in seen.items():
+                outer[name] = join_bound(outer.get(name, UNBOUND), labels)
+        return seen
 
     def keep(self) -> dict[str, int]:
         """Close the frame, keeping its writes; return the values they replaced."""

@@ -227,6 +227,18 @@ class ModuleFacts(ToolShapeFacts):
                         out |= L.instance(self._known_base + at)
         return out
 
+    def is_barrier(self, owner: int, attr: str, wire: bool = False) -> bool:
+        """Is `<owner>.attr` a barrier (`wire`: the wire field) of every result type the
+        value may be (by its bits, as mypy reads the type); of a result of unknown type,
+        of any result type (by name); never an artifact's attribute (an artifact's
+        `.data` is its payload, even where a result type's `.data` is not)."""
+        kinds = owner & self.result_bits
+        if kinds:
+            fields = _barrier_bits(self.config, self._known)
+            listed = (fields[1] if wire else fields[0]).get(attr, 0)
+            return not kinds & ~(listed << self._known_base)
+        return not owner & L.ARTIFACT
+
     def result(self, dotted: str) -> int:
         """Labels of an instance of the result class `dotted` (its type's bit too)."""
         out = L.RESULT | (L.SAFE_STR if matches(dotted, self._safe_strings) else L.NOTHING)
@@ -673,9 +685,32 @@ def _known_classes(config: Config) -> _Known:
     return found
 
 
+def _barrier_bits(config: Config, known: _Known) -> _Fields:
+    """Each barrier attribute, and each wire field → the instance bits (before the
+    module's own classes) of the result types that list it; once per config (by
+    identity, as `_known_classes`)."""
+    if _BARRIERS_LAST and _BARRIERS_LAST[0][0] is known:
+        return _BARRIERS_LAST[0][1]
+    names, shown = known[0], known[2]
+    barriers: dict[str, int] = {}
+    wires: dict[str, int] = {}
+    for rtype in config.result_types:
+        bits = L.NOTHING
+        for at in shown:
+            if names[at] in rtype.names:
+                bits |= L.instance(at)
+        for barrier in rtype.barriers:
+            barriers[barrier] = barriers.get(barrier, L.NOTHING) | bits
+        wires[rtype.wire] = wires.get(rtype.wire, L.NOTHING) | bits
+    _BARRIERS_LAST[:] = [(known, (barriers, wires))]
+    return barriers, wires
+
+
 # the known classes' names, matcher, result types shown by index, receivers, last names
 _Known = tuple[tuple[str, ...], Matcher, dict[int, str], int, frozenset[str]]
 _KNOWN_LAST: list[tuple[Config, _Known]] = []
+_Fields = tuple[dict[str, int], dict[str, int]]  # barrier → type bits, wire field → bits
+_BARRIERS_LAST: list[tuple[_Known, _Fields]] = []
 
 
 @functools.cache

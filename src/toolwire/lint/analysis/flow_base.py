@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import toolwire.lint.analysis.labels as L
@@ -41,6 +41,8 @@ DECLARED = L.WHOLE | L.ARTIFACT | L.SAFE_STR
 class Summary:
     returns: int  # labels of what the call returns
     findings: list[Finding]  # what its body reports, given these arguments
+    # parameter → labels per position of what the body calls it with (a callback)
+    callbacks: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 class FlowBase:
@@ -84,6 +86,10 @@ class FlowBase:
         self._skip: frozenset[int] | None = None
         self._summaries: dict[tuple[str, tuple[tuple[str, int], ...]], Summary | None] = {}
         self._seeded: dict[int, frozenset[str]] = {}  # function → its `_seeds`
+        # the function being summarised, and what its parameters are called with
+        self._summarised: Definition | None = None
+        self._called: dict[str, tuple[int, ...]] = {}
+        self._calls_params: dict[int, frozenset[str]] = {}  # function → parameters it calls
 
     def _dispatch(self, node: ast.AST) -> None:
         for visit in self.visitors.get(type(node), ()):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 import toolwire.lint.analysis.labels as L
-from toolwire.lint.analysis.context import Callee, Definition, Env, Scope
+from toolwire.lint.analysis.context import UNBOUND, Callee, Definition, Env, Scope
 from toolwire.lint.analysis.flow_base import (
     OPAQUE,
     SUMMARY_DEPTH,
@@ -85,6 +85,8 @@ class Calls(FlowBase):
         self, node: ast.Call, func: ast.expr, receiver: int, first: int, arguments: int
     ) -> int:
         if isinstance(func, ast.Name):
+            if self._summarised is not None and self.ctx.scope.node is self._summarised:
+                self._record_callback(node, func.id)
             callee = self.ctx.scope.env.callee(func.id)
             if callee is not None:
                 return self._call_local(node, callee, arguments)
@@ -386,11 +388,72 @@ class Calls(FlowBase):
 
     def _call_summary(self, node: ast.Call, name: str, bound: bool = False) -> Summary | None:
         """The summary of a function of the module for this call's arguments; the findings
-        that the arguments cause inside it are reported at the call."""
+        that the arguments cause inside it are reported at the call, and so are those of a
+        callback passed to it, called there with a result (`_call_back`)."""
         definition = self._defs[name]
         given = self._arguments(definition, node, bound)
         if given is None:
             return None
+        summary = self._given_summary(node, name, definition, given, bound)
+        passed = _passed_callables(definition, node, bound)
+        if passed:
+            calls = self._calls_params.get(id(definition))
+            if calls is None:
+                calls = self._calls_params[id(definition)] = _called_parameters(definition)
+            passed = [(param, arg) for param, arg in passed if param in calls]
+        if passed:
+            called = summary.callbacks if summary is not None else {}
+            if not called:  # the summary without arguments was not computed
+                baseline = self._summary(name, {})
+                called = baseline.callbacks if baseline is not None else {}
+            for param, arg in passed:
+                if any(labels & L.TAINT for labels in called.get(param, ())):
+                    self._call_back(node, arg, called[param], name.rpartition(".")[2], param)
+        return summary
+
+    def _record_callback(self, node: ast.Call, name: str) -> None:
+        """`on_done(result)` in the function being summarised, `on_done` a parameter."""
+        definition = self._summarised
+        assert definition is not None
+        calls = self._calls_params.get(id(definition))
+        if calls is None:
+            calls = self._calls_params[id(definition)] = _called_parameters(definition)
+        if name not in calls:
+            return
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        labels = tuple(self.ctx.labels(a) for a in node.args[:4])
+        old = self._called.get(name)
+        if old is not None and len(old) == len(labels):
+            labels = tuple(L.join(a, b) for a, b in zip(old, labels, strict=True))
+        self._called[name] = labels
+
+    def _call_back(
+        self, node: ast.Call, arg: ast.expr, labels: tuple[int, ...], callee: str, param: str
+    ) -> None:
+        """`run(q, report)` where `run` calls `on_done(result)`: `report(result)`, written
+        out at the call (where the summaries report what an argument causes)."""
+        env = self.ctx.scope.env
+        if isinstance(arg, ast.Name) and env.lookup(arg.id) != UNBOUND:
+            local = env.callee(arg.id)
+            if local is None or isinstance(local, int):
+                return  # a value of unknown kind: nothing known of what it runs
+        args: list[ast.expr] = []
+        for each in labels:
+            placeholder = ast.Name(id=f"what {callee}() gives {param}", ctx=ast.Load())
+            self.ctx.remember(placeholder, each)
+            args.append(placeholder)
+        if isinstance(arg, ast.Lambda):
+            local = self._callee("<lambda>", arg)
+            assert local is not None
+            call = ast.copy_location(ast.Call(func=arg, args=args, keywords=[]), node)
+            self._call_local(call, local, L.NOTHING)
+        else:
+            self._expand(node, arg, args, [])
+
+    def _given_summary(
+        self, node: ast.Call, name: str, definition: Definition, given: dict[str, int], bound: bool
+    ) -> Summary | None:
         if not any(labels & (L.TAINT | L.TOOL | L.TOOLS) for labels in given.values()):
             if bound:
                 return None  # a method's declared return is a module fact already
@@ -429,15 +492,19 @@ class Calls(FlowBase):
         if owner is not None:  # a method: interpreted in its class's scope
             outer = Scope(owner.node, owner.qualname.lstrip("."), owner, Env(self._module.env))
         ctx.findings, ctx.scope, self._heads, self._looping = {}, outer, {}, 0
+        around = self._summarised, self._called
+        self._summarised, self._called = self._defs[name], {}
         self._nesting += 1
         try:
             returns = self.function(self._defs[name], given)
             found = list(ctx.findings.values())
+            called = self._called
         finally:
             self._nesting -= 1
             ctx.findings, ctx.scope, self._heads, self._looping = saved
+            self._summarised, self._called = around
         self.work += 1
-        summary = self._summaries[key] = Summary(returns, found)
+        summary = self._summaries[key] = Summary(returns, found, called)
         return summary
 
     def _arguments(
@@ -509,6 +576,31 @@ def _by_receiver(
     if receiver & L.STR and method in _STR_METHODS:
         return L.STR | L.derived(receiver | arguments)
     return None
+
+
+def _passed_callables(
+    definition: Definition, node: ast.Call, bound: bool
+) -> list[tuple[str, ast.expr]]:
+    """Parameter → the argument passed for it that can be called: a lambda, a name, a
+    method (`logger.info`) or a `partial(...)`."""
+    args = definition.args
+    positional = [*args.posonlyargs, *args.args][1 if bound else 0 :]
+    pairs = [(p.arg, a) for p, a in zip(positional, node.args, strict=False)]
+    pairs += [(k.arg, k.value) for k in node.keywords if k.arg is not None]
+    return [
+        (p, a) for p, a in pairs if isinstance(a, ast.Lambda | ast.Name | ast.Attribute | ast.Call)
+    ]
+
+
+def _called_parameters(definition: Definition) -> frozenset[str]:
+    """The parameters the function's body calls by name (`on_done(...)`)."""
+    args = definition.args
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    return frozenset(
+        node.func.id
+        for node in ast.walk(definition)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in params
+    )
 
 
 def _defines(info: ClassInfo, method: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:

@@ -201,9 +201,14 @@ class Expressions(FlowBase):
     def _member(self, owner: int, attr: str, value: ast.expr | None) -> int:
         """Labels of `<value>.attr`, also of `getattr(<value>, "attr")`."""
         index = self.facts.index
-        if attr in index.wire_fields and owner & _OWNS_WIRE and not owner & L.ARTIFACT:
+        if (
+            attr in index.wire_fields
+            and owner & _OWNS_WIRE
+            and not owner & L.ARTIFACT
+            and self.facts.is_barrier(owner, attr, wire=True)
+        ):
             return L.CONTENT | L.STR
-        if attr in index.barriers:
+        if attr in index.barriers and self.facts.is_barrier(owner, attr):
             return L.OTHER
         if owner & L.RESULT and (attr in index.run_only or attr in index.serialiser_attributes):
             return L.ARTIFACT

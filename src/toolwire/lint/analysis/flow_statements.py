@@ -175,10 +175,13 @@ class Statements(FlowBase):
         env.push()
         final = 1 if node.finalbody else 0  # every exit of the try flows through it
         self._guarded += 1 if node.handlers else final
+        if node.handlers:
+            env.watch()
         try:
             self.block(node.body)
         finally:
             self._guarded -= 1 if node.handlers else final
+            seen = env.unwatch() if node.handlers else {}
         self._guarded += final
         try:
             self.block(node.orelse)
@@ -186,6 +189,8 @@ class Statements(FlowBase):
             for handler in node.handlers:
                 for name, old in before.items():
                     env.set(name, join_bound(env.lookup(name), old))
+                for name, labels in seen.items():
+                    env.set(name, join_bound(env.lookup(name), labels))
                 if handler.type is not None:
                     self.expr(handler.type)
                 if handler.name:

@@ -1,5 +1,6 @@
 """Functions whose return value a framework takes (the model's `state-returns` and
-`wire-returns`): a LangGraph node handed to `builder.add_node(fn)`, whose returned dict is
+`wire-returns`): a LangGraph node handed to `builder.add_node(fn)` (also a lambda or
+`functools.partial(fn, ...)`), whose returned dict is
 merged into the checkpointed graph state; a CrewAI hook under `@after_tool_call` or given
 to `register_after_tool_call_hook(fn)`, whose return replaces the tool's answer. A part of
 the module facts."""
@@ -52,6 +53,15 @@ def handed_returns(tree: ast.Module, names: Names, specs: tuple[CallSink, ...]) 
             if not matches(target, class_matcher((spec.target,))):
                 continue
             for given in _arguments(call, spec):
+                if isinstance(given, ast.Lambda):
+                    out[id(given)] = spec.label
+                    continue
+                if (  # `partial(node, ...)`: the node's return is what the graph takes
+                    isinstance(given, ast.Call)
+                    and given.args
+                    and names.qualify(given.func) == "functools.partial"
+                ):
+                    given = given.args[0]
                 defined = functions.get(given.id, []) if isinstance(given, ast.Name) else []
                 if len(defined) == 1:
                     out[id(defined[0])] = spec.label

@@ -26,10 +26,17 @@ class ArtifactInResumableState(Check):
         value = node.value
         if value is None or not isinstance(ctx.scope.node, ast.FunctionDef | ast.AsyncFunctionDef):
             return
+        self._returned(ctx.scope.node, value, ctx)
+
+    def visit_Lambda(self, node: ast.Lambda, ctx: Context) -> None:
+        """`add_node("n", lambda state: {...})`: the lambda's value is the node's return."""
+        self._returned(node, node.body, ctx)
+
+    def _returned(self, function: ast.AST, value: ast.expr, ctx: Context) -> None:
         labels = ctx.labels(value)
         if not labels & (L.ARTIFACT | L.WHOLE):
             return
-        sink = ctx.facts.handed_return(ctx.scope.node, "state-returns")
+        sink = ctx.facts.handed_return(function, "state-returns")
         if sink is not None:
             what = "artifacts" if labels & L.ARTIFACT else "ToolResults and their artifacts"
             shown = ctx.describe(value)
