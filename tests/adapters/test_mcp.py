@@ -184,6 +184,92 @@ def test_structured_output_carries_the_content_and_never_the_artifacts() -> None
     assert from_call_tool_result(result) == table_result("Oslo")
 
 
+def test_context_is_still_injected_and_kept_out_of_the_schema() -> None:
+    server = FastMCP("t")
+    seen: list[str] = []
+
+    @server.tool()
+    @result_tool
+    async def lookup(city: str, ctx: Context) -> ToolResult:  # type: ignore[type-arg]
+        seen.append(type(ctx).__name__)
+        await ctx.info("looking up")
+        return table_result(city)
+
+    assert set(listed(server)[0]["inputSchema"]["properties"]) == {"city"}
+    result = call(server, "lookup", {"city": "Oslo"})
+    assert seen == ["Context"]
+    assert wire(result)["content"] == [{"type": "text", "text": "Oslo: 3 stations"}]
+
+
+def test_a_str_return_is_text_and_any_other_value_is_an_error_naming_the_tool() -> None:
+    server = FastMCP("t")
+
+    @server.tool()
+    @result_tool
+    def legacy(city: str) -> str:
+        return f"{city} as text"
+
+    @server.tool()
+    @result_tool
+    def wrong(city: str) -> ToolResult:
+        return {"secret": MARKER}  # type: ignore[return-value]
+
+    @server.tool()
+    @result_tool
+    def raises(city: str) -> ToolResult:
+        raise RuntimeError("backend down")
+
+    assert wire(call(server, "legacy", {"city": "Oslo"}))["content"] == [
+        {"type": "text", "text": "Oslo as text"}
+    ]
+    wrong_type = wire(call(server, "wrong", {"city": "Oslo"}))
+    assert wrong_type["isError"] is True
+    [block] = wrong_type["content"]
+    assert block["text"].startswith("Error executing tool wrong")
+    assert MARKER not in json.dumps(wrong_type)
+    raised = wire(call(server, "raises", {"city": "Oslo"}))
+    assert raised["isError"] is True
+    assert raised["content"][0]["text"].startswith("Error executing tool raises")
+    if not MCP2:  # mcp 2.x keeps a crash's text on the server
+        assert "wrong returned dict, not a ToolResult" in block["text"]
+        assert "backend down" in raised["content"][0]["text"]
+
+
+def test_artifact_data_json_cannot_encode_collapses_instead_of_breaking_the_call() -> None:
+    server = FastMCP("t")
+
+    @server.tool()
+    @result_tool
+    def odd(city: str) -> ToolResult:
+        return ToolResult.text("done", ToolArtifact("blob", "b", {"n": float("nan")}))
+
+    result = wire(call(server, "odd", {"city": "x"}))
+    assert result["content"] == [{"type": "text", "text": "done"}]
+    assert result["_meta"] == {
+        ARTIFACTS_KEY: [
+            {"type": "text", "label": "Artifacts omitted", "data": {"text": "could not be encoded"}}
+        ]
+    }
+
+
+def test_client_round_trip_gives_back_the_same_result() -> None:
+    server = FastMCP("t")
+
+    @server.tool()
+    @result_tool
+    def lookup(city: str) -> ToolResult:
+        return table_result(city)
+
+    back = from_call_tool_result(call(server, "lookup", {"city": "Oslo"}))
+    assert back == table_result("Oslo")
+    assert back.artifacts[0].data["rows"][0][1] == MARKER
+    with pytest.raises(TypeError, match="no string form"):
+        str(back)
+    with pytest.raises(TypeError, match="no string form"):
+        f"{back}"
+    assert from_call_tool_result(to_call_tool_result(table_result("x"))) == table_result("x")
+
+
 def test_client_keeps_non_text_blocks_and_structured_content_out_of_content() -> None:
     server = FastMCP("t")
 

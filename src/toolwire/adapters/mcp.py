@@ -25,7 +25,7 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ParamSpec, TypeVar, overload
 
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult
 
 from toolwire.adapters._common import BoundsOption, as_result, check_bounds, resolve_bounds
 from toolwire.bounds import bound_artifacts
@@ -118,13 +118,13 @@ def result_tool(fn: Callable[P, Any] | None = None, /, *, bounds: BoundsOption =
 
     def convert(result: ToolResult) -> CallToolResult | str:
         call = to_call_tool_result(result, bounds=bounds, structured=True)
-        block = call.content[0]
+        # Aliased names: mcp 2.x renames the fields (`is_error`), not their JSON.
+        sent = call.model_dump(mode="json", by_alias=True, exclude_none=True)
+        if sent.get("isError") or "_meta" in sent:
+            return call
         # plain text: the SDK makes of the str what it made before the migration
-        return (
-            block.text
-            if isinstance(block, TextContent) and not call.isError and not call.meta
-            else call
-        )
+        text: str = sent["content"][0]["text"]
+        return text
 
     where = f"MCP tool {getattr(fn, '__name__', repr(fn))}"
     return wrap_tool(fn, where, convert, str)
