@@ -118,3 +118,30 @@ def ruff_unused_imports(root: Path) -> set[tuple[str, str]]:
     )
     assert found.returncode in (0, 1), found.stderr
     return {(Path(f["filename"]).name, f["message"]) for f in json.loads(found.stdout)}
+
+
+def vendored_project(
+    root: Path, preset: str, packages: dict[str, Path], *, package_init: bool = False
+) -> Path:
+    """A scratch project whose only setting is `presets = [preset]`, holding each vendored
+    package's `.py.txt` files (tests/fixtures/*_real) as Python modules."""
+    for name, fixture in packages.items():
+        target = root / name
+        target.mkdir(parents=True)
+        if package_init:
+            (target / "__init__.py").write_text("", encoding="utf-8")
+        for source in fixture.glob("*.py.txt"):
+            (target / source.name.removesuffix(".txt")).write_bytes(source.read_bytes())
+    config = f'[tool.toolwire]\npresets = ["{preset}"]\n'
+    (root / "pyproject.toml").write_text(config, encoding="utf-8")
+    return root
+
+
+def migrate_summary(root: Path) -> dict[str, Any]:
+    """The real `toolwire migrate --format json .` in `root`: its summary."""
+    done = subprocess.run(
+        [TOOLWIRE, "migrate", "--format", "json", "."], cwd=root, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    summary: dict[str, Any] = json.loads(done.stdout)
+    return summary

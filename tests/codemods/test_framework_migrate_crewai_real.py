@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from codemod_helpers import vendored_project
 
 pytest.importorskip("crewai")
 
@@ -97,13 +98,7 @@ MIGRATED = {"FileReadTool", "FileWriterTool", "FileCompressorTool"}
 
 
 def _copy(root: Path) -> Path:
-    package = root / "crewai_file_tools"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    for source in FIXTURE.glob("*.py.txt"):
-        (package / source.name.removesuffix(".txt")).write_bytes(source.read_bytes())
-    (root / "pyproject.toml").write_text('[tool.toolwire]\npresets = ["crewai"]\n')
-    return root
+    return vendored_project(root, "crewai", {"crewai_file_tools": FIXTURE}, package_init=True)
 
 
 def _drive(root: Path, ws: Path, mode: str) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from codemod_helpers import migrate_summary, vendored_project
 
 pytest.importorskip("fastmcp")
 
@@ -98,14 +99,7 @@ MIGRATED = {
 
 
 def _copy(root: Path) -> Path:
-    package = root / "casual_mcp_server_time"
-    package.mkdir(parents=True)
-    for source in FIXTURE.glob("*.py.txt"):
-        (package / source.name.removesuffix(".txt")).write_bytes(source.read_bytes())
-    (root / "pyproject.toml").write_text(
-        '[tool.toolwire]\npresets = ["fastmcp"]\n', encoding="utf-8"
-    )
-    return root
+    return vendored_project(root, "fastmcp", {"casual_mcp_server_time": FIXTURE})
 
 
 def _drive(root: Path) -> dict[str, Any]:
@@ -121,14 +115,7 @@ def _drive(root: Path) -> dict[str, Any]:
 def test_a_real_fastmcp_server_gives_the_model_the_same_text(tmp_path: Path) -> None:
     before_root = _copy(tmp_path / "before")
     after_root = _copy(tmp_path / "after")
-    done = subprocess.run(
-        [TOOLWIRE, "migrate", "--format", "json", "."],
-        cwd=after_root,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
-    summary = json.loads(done.stdout)
+    summary = migrate_summary(after_root)
     assert {e["method"] for e in summary["migrated"]} == MIGRATED, summary
     skipped = {e["method"]: e["reason"] for e in summary["skipped"]}
     assert skipped == {

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from codemod_helpers import vendored_project
 
 pytest.importorskip("langgraph")
 
@@ -116,13 +117,7 @@ TOOLS = {
 
 
 def _copy(root: Path) -> Path:
-    package = root / "file_management"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    for source in FIXTURE.glob("*.py.txt"):
-        (package / source.name.removesuffix(".txt")).write_bytes(source.read_bytes())
-    (root / "pyproject.toml").write_text('[tool.toolwire]\npresets = ["langchain"]\n')
-    return root
+    return vendored_project(root, "langchain", {"file_management": FIXTURE}, package_init=True)
 
 
 def _drive(root: Path, ws: Path) -> dict[str, Any]:

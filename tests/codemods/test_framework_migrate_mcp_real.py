@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from codemod_helpers import vendored_project
 
 pytest.importorskip("mcp.server.lowlevel")
 
@@ -115,13 +116,7 @@ CALLS: list[tuple[str, dict[str, Any], bool]] = [
 
 
 def _copy(root: Path) -> Path:
-    for package in PACKAGES:
-        target = root / package
-        target.mkdir(parents=True)
-        for source in (FIXTURES / package).glob("*.py.txt"):
-            (target / source.name.removesuffix(".txt")).write_bytes(source.read_bytes())
-    (root / "pyproject.toml").write_text('[tool.toolwire]\npresets = ["mcp"]\n', encoding="utf-8")
-    return root
+    return vendored_project(root, "mcp", {package: FIXTURES / package for package in PACKAGES})
 
 
 def _files(root: Path) -> dict[str, bytes]:

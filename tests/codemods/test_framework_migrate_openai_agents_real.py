@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from codemod_helpers import migrate_summary, vendored_project
 
 pytest.importorskip("agents")
 
@@ -156,14 +157,7 @@ VOLATILE = {"host_system_info", "host_current_time", "workspace_disk_usage", "gi
 
 
 def _copy(root: Path) -> Path:
-    package = root / "function_tools"
-    package.mkdir(parents=True)
-    for source in FIXTURE.glob("*.py.txt"):
-        (package / source.name.removesuffix(".txt")).write_bytes(source.read_bytes())
-    (root / "pyproject.toml").write_text(
-        '[tool.toolwire]\npresets = ["openai-agents"]\n', encoding="utf-8"
-    )
-    return root
+    return vendored_project(root, "openai-agents", {"function_tools": FIXTURE})
 
 
 def _drive(root: Path, calls: list[tuple[str, dict[str, Any], str]]) -> dict[str, Any]:
@@ -196,14 +190,7 @@ def _status(output: str) -> str:
 def test_real_function_tools_give_the_model_the_same_text(tmp_path: Path) -> None:
     before_root = _copy(tmp_path / "before")
     after_root = _copy(tmp_path / "after")
-    done = subprocess.run(
-        [TOOLWIRE, "migrate", "--format", "json", "."],
-        cwd=after_root,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
-    summary = json.loads(done.stdout)
+    summary = migrate_summary(after_root)
     migrated = {e["method"] for e in summary["migrated"]}
     assert summary["skipped"] == [], summary["skipped"]
     assert summary["changed"] == ["function_tools/openai_tools.py"], summary

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from codemod_helpers import migrate_summary, vendored_project
 
 pytest.importorskip("pydantic_ai")
 
@@ -93,13 +94,9 @@ CALLS: list[tuple[str, dict[str, Any], bool]] = [
 
 
 def _copy(root: Path) -> Path:
-    package = root / "pydantic_ai_filesystem_sandbox"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    for source in FIXTURE.glob("*.py.txt"):
-        (package / source.name.removesuffix(".txt")).write_bytes(source.read_bytes())
-    (root / "pyproject.toml").write_text('[tool.toolwire]\npresets = ["pydantic-ai"]\n')
-    return root
+    return vendored_project(
+        root, "pydantic-ai", {"pydantic_ai_filesystem_sandbox": FIXTURE}, package_init=True
+    )
 
 
 def _drive(root: Path, ws: Path) -> list[dict[str, Any]]:
@@ -125,14 +122,7 @@ def _drive(root: Path, ws: Path) -> list[dict[str, Any]]:
 def test_a_custom_pydantic_ai_toolset_is_named_and_behaves_the_same(tmp_path: Path) -> None:
     before_root, after_root = _copy(tmp_path / "before"), _copy(tmp_path / "after")
     original = {p.name: p.read_bytes() for p in (after_root / FIXTURE.name).glob("*.py")}
-    done = subprocess.run(
-        [TOOLWIRE, "migrate", "--format", "json", "."],
-        cwd=after_root,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
-    summary = json.loads(done.stdout)
+    summary = migrate_summary(after_root)
     assert summary["migrated"] == [] and summary["errors"] == [], summary
     skipped = {(e["class"], e["method"]): e["reason"] for e in summary["skipped"]}
     assert skipped == {("FileSystemToolset", "call_tool"): "annotated `-> Any`, not `-> str`"}
