@@ -448,20 +448,12 @@ def factory_tools(
         defined.setdefault(function.name.value, []).append(function)
     functions = {name: found[0] for name, found in defined.items() if len(found) == 1}
     handed: dict[str, list[tuple[cst.Call, FunctionShape, cst.Name, str]]] = {}
-    for body, bound in scoped_blocks(tree, names, imported):
-        stack: list[cst.CSTNode] = [s for s in body if not isinstance(s, cst.FunctionDef)]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, cst.FunctionDef):
-                continue  # its body is a block of its own
-            stack += children(node)
-            if not isinstance(node, cst.Call):
-                continue
-            shape, refused = _handing_shape(node, names, shapes, bound)
-            for value in handed_names(node, shape) if shape is not None else ():
-                assert shape is not None
-                if value.value in functions:
-                    handed.setdefault(value.value, []).append((node, shape, value, refused))
+    for node, bound in _block_calls(tree, names, imported):
+        shape, refused = _handing_shape(node, names, shapes, bound)
+        for value in handed_names(node, shape) if shape is not None else ():
+            assert shape is not None
+            if value.value in functions:
+                handed.setdefault(value.value, []).append((node, shape, value, refused))
     uses = references(tree, [functions[n] for n in handed]) if handed else {}
     found: list[FactoryTool] = []
     for name, calls in handed.items():
@@ -489,32 +481,24 @@ def unread_lists(
     """Calls that take a list of tool functions (`Agent(tools=...)`) given something other
     than a literal list (`tools=TOOLS`): the call as shown, and why it is not followed."""
     found: list[tuple[cst.Call, str, str]] = []
-    for body, bound in scoped_blocks(tree, names, imported):
-        stack: list[cst.CSTNode] = [s for s in body if not isinstance(s, cst.FunctionDef)]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, cst.FunctionDef):
-                continue  # its body is a block of its own
-            stack += children(node)
-            if not isinstance(node, cst.Call):
-                continue
-            shape, _ = _handing_shape(node, names, shapes, bound)
-            for keyword, value in _list_arguments(node, shape) if shape is not None else ():
-                if isinstance(value, cst.List | cst.Tuple) or (
-                    isinstance(value, cst.Name) and value.value == "None"
-                ):
-                    continue  # a literal list, or no tools
-                code = cst.Module([]).code_for_node(value)
-                shown = f"{dotted(node.func) or 'call'}({keyword}={code})"
-                found.append(
-                    (
-                        node,
-                        shown,
-                        f"`{code}` is not a literal list, and migrate does not "
-                        "follow it: the tools in it are left as they are; list them in the "
-                        "call or wrap them by hand",
-                    )
+    for node, bound in _block_calls(tree, names, imported):
+        shape, _ = _handing_shape(node, names, shapes, bound)
+        for keyword, value in _list_arguments(node, shape) if shape is not None else ():
+            if isinstance(value, cst.List | cst.Tuple) or (
+                isinstance(value, cst.Name) and value.value == "None"
+            ):
+                continue  # a literal list, or no tools
+            code = cst.Module([]).code_for_node(value)
+            shown = f"{dotted(node.func) or 'call'}({keyword}={code})"
+            found.append(
+                (
+                    node,
+                    shown,
+                    f"`{code}` is not a literal list, and migrate does not "
+                    "follow it: the tools in it are left as they are; list them in the "
+                    "call or wrap them by hand",
                 )
+            )
     return found
 
 
@@ -626,3 +610,19 @@ def references(
                 uses += [access.node for access in assignment.references]
         found[function] = uses
     return found
+
+
+def _block_calls(
+    tree: cst.Module, names: ModuleNames, imported: Mapping[str, str] | None
+) -> Iterator[tuple[cst.Call, dict[str, str | None]]]:
+    """Every call of each scoped block (a nested function's body is a block of its own),
+    with the names bound in that block."""
+    for body, bound in scoped_blocks(tree, names, imported):
+        stack: list[cst.CSTNode] = [s for s in body if not isinstance(s, cst.FunctionDef)]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.FunctionDef):
+                continue
+            stack += children(node)
+            if isinstance(node, cst.Call):
+                yield node, bound
