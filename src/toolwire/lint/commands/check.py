@@ -414,8 +414,7 @@ def run(
             [t.config for t in tasks] + ([stdin_task.config] if stdin_task else []),
         ),
     )
-    report.quiet = output.quiet
-    report.colour = output.colour and output.file is None
+    report.quiet, report.colour = output.quiet, output.colour and output.file is None
     if fix is not None:
         report.fixed = max(0, before - sum(len(found) for found, _ in results))
     if not _write_report(report, output_format, output):

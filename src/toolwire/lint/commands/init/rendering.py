@@ -57,6 +57,18 @@ class _Table:
         self.table.add(tomlkit.nl())
 
 
+def _tool_methods(
+    generic: Sequence[ToolMethod], frameworks: bool, bases: bool
+) -> tuple[list[str], list[ToolMethod]]:
+    """`tool-methods`, and the candidates left out of it."""
+    # Beside a framework, a generic name and `-> str` do not make a tool (an API wrapper's
+    # `run`): without a tool base of the project's own, only toolwire's `execute` is named.
+    guessed = frameworks and not bases
+    named = [t for t in generic if not guessed or t.method == "execute"]
+    methods = _unique([t.method for t in named]) or ([] if frameworks else ["execute"])
+    return methods, [t for t in generic if t not in named]
+
+
 def build_table(found: Scan) -> Table:
     """The `[tool.toolwire]` table: what the scan found, as comments above each key."""
     frameworks = detect_frameworks(found)
@@ -64,12 +76,7 @@ def build_table(found: Scan) -> Table:
     # A framework preset finds its own tools: they are listed, not named in `tool-methods`.
     generic = [t for t in found.tools if t not in covered]
     bases = suggested_bases(found, generic)
-    # Beside a framework, a generic name and `-> str` do not make a tool (an API wrapper's
-    # `run`): without a tool base of the project's own, only toolwire's `execute` is named.
-    guessed = bool(frameworks) and not bases
-    named = [t for t in generic if not guessed or t.method == "execute"]
-    methods = _unique([t.method for t in named]) or ([] if frameworks else ["execute"])
-    unnamed = [t for t in generic if t not in named]
+    methods, unnamed = _tool_methods(generic, bool(frameworks), bool(bases))
     call_sinks = _unique([s.spec for s in found.call_sinks])
     egress_sinks = _unique([s.spec for s in found.egress_sinks])
     out = _Table()
