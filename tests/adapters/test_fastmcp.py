@@ -67,7 +67,8 @@ def test_content_goes_to_the_model_and_artifacts_only_to_meta() -> None:
     [block] = result.content
     assert isinstance(block, TextContent) and block.text == "Oslo: 2 stations"
     assert not result.is_error
-    assert result.structured_content is None and result.data is None
+    # what a `-> str` tool sends: the content, never an artifact
+    assert result.structured_content == {"result": "Oslo: 2 stations"}
     assert result.meta == {ARTIFACTS_KEY: [a.to_dict() for a in stations("Oslo").artifacts]}
     assert MARKER not in model_facing(result)
     back = from_call_tool_result(result)
@@ -89,7 +90,7 @@ def test_an_error_result_is_is_error_with_the_same_text() -> None:
     assert from_call_tool_result(result).is_error
 
 
-def test_add_tool_and_the_listing_has_no_output_schema() -> None:
+def test_add_tool_and_the_listing_is_the_str_functions() -> None:
     server = FastMCP("t")
 
     def plain(city: str) -> str:
@@ -99,7 +100,8 @@ def test_add_tool_and_the_listing_has_no_output_schema() -> None:
     server.add_tool(result_tool(stations))
     server.add_tool(result_tool(plain))
     tools = listed(server)
-    assert tools["stations"].outputSchema is None  # a `-> str` tool would advertise one
+    assert tools["stations"].outputSchema == tools["plain"].outputSchema  # as `-> str`
+    assert tools["stations"].outputSchema["properties"] == {"result": {"type": "string"}}
     assert list(tools["stations"].inputSchema["properties"]) == ["city"]
     result = call(server, "stations", {"city": "Bergen"})
     assert [b.text for b in result.content] == ["Bergen: 2 stations"]

@@ -207,8 +207,8 @@ def test_migrated_fastmcp_tools_give_the_model_the_same_text(tmp_path: Path) -> 
         *_, error = call
         assert text_after == text_before, call
         assert not error_before and error_after == error, call
-        if call[2] != "shout":  # skipped: it keeps fastmcp's `{"result": ...}`
-            assert result.structured_content is None, call  # only the text for the model
+        # fastmcp's `{"result": <the text>}` of a `-> str` tool, kept (issue 24)
+        assert result.structured_content == {"result": text_after[0]}, call
     again = subprocess.run([TOOLWIRE, "migrate", "--check", "."], cwd=root, capture_output=True)
     assert again.returncode == 0, again.stdout
 
@@ -324,7 +324,8 @@ def test_call_forms_and_the_standalone_tool_decorator_are_migrated(tmp_path: Pat
         assert [b.text for b in new.content] == [b.text for b in old.content], call
         assert not old.is_error and new.is_error == call[2], call
         if call[0] != "first":
-            assert new.structured_content is None and new.meta is None, call  # no artifacts
+            assert new.structured_content == old.structured_content, call
+            assert "toolwire/artifacts" not in (new.meta or {}), call  # no artifacts
     again = subprocess.run([TOOLWIRE, "migrate", "--check", "."], cwd=tmp_path, capture_output=True)
     assert again.returncode == 0, again.stdout
 
@@ -455,7 +456,7 @@ def test_a_server_imported_from_another_module_of_the_run_is_followed(tmp_path: 
     after = _imported_calls(tmp_path)
     for (name, _, error), old, new in zip(IMPORTED_CALLS, before, after, strict=True):
         assert new[0] == old[0] and not old[1] and new[1] == error, (name, old, new)
-        assert new[2] is None, (name, new)
+        assert new[2] == old[2], (name, new)  # `{"result": <the text>}`, as before
 
     # Without the server's module in the run, nothing is guessed from the name.
     (package / "tools.py").write_text(IMPORTED["tools.py"], encoding="utf-8")

@@ -10,8 +10,10 @@ Server side, put `@result_tool` under `@mcp.tool` (or pass `result_tool(fn)` to
 The tool returns fastmcp's own `ToolResult`: one `TextContent` holding `result.content`,
 `is_error` set for `ToolResult.error(...)`, and the artifacts in `meta` (`_meta` on the
 wire) under `"toolwire/artifacts"`, exactly as `toolwire.adapters.mcp` puts them. Not in
-`structured_content`, which the MCP specification lets a host give to the model; the tool
-advertises no output schema. Client side, `from_call_tool_result(await client.call_tool(
+`structured_content`, which the MCP specification lets a host give to the model: that
+holds `{"result": content}`, as for a tool that returns `str`, and the tool is listed as
+one (fastmcp's output schema). A plain text result is handed to fastmcp as that `str`.
+Client side, `from_call_tool_result(await client.call_tool(
 ..., raise_on_error=False))` gives the host a `ToolResult` again. See
 docs/frameworks/fastmcp.md.
 """
@@ -70,8 +72,8 @@ def result_tool(fn: Callable[P, Any] | None = None, /, *, bounds: BoundsOption =
     """Make a tool function that returns a `ToolResult` return fastmcp's `ToolResult`.
 
     The wrapper keeps the function's name, docstring and parameters, so fastmcp builds
-    the same input schema and still injects a `Context`; its return annotation is
-    fastmcp's `ToolResult`, so no output schema is advertised. A `str` return is taken as
+    the same input schema and still injects a `Context`; its return annotation is `str`,
+    so the tool is listed as the same function returning `str` (issue 24). A `str` return is taken as
     `ToolResult.text(...)`; anything else is a `TypeError` naming the tool, which fastmcp
     reports as an error result. `@result_tool(bounds=...)` sets this tool's bounds.
     """
@@ -79,11 +81,22 @@ def result_tool(fn: Callable[P, Any] | None = None, /, *, bounds: BoundsOption =
     if fn is None:
         return lambda function: result_tool(function, bounds=bounds)
 
-    def convert(result: ToolResult) -> FastMCPToolResult:
-        return to_fastmcp_result(result, bounds=bounds)
+    def convert(result: ToolResult) -> FastMCPToolResult | str:
+        call = _mcp.to_call_tool_result(result, bounds=bounds, structured=True)
+        sent = call.model_dump(mode="json", by_alias=True, exclude_none=True)
+        if sent.get("isError") or "_meta" in sent:
+            return FastMCPToolResult(
+                content=call.content,
+                structured_content=call.structuredContent,
+                meta=call.meta,
+                is_error=call.isError,
+            )
+        # plain text: fastmcp makes of the str what it made before the migration
+        text: str = sent["content"][0]["text"]
+        return text
 
     where = f"FastMCP tool {getattr(fn, '__name__', repr(fn))}"
-    return _mcp.wrap_tool(fn, where, convert, FastMCPToolResult)
+    return _mcp.wrap_tool(fn, where, convert, str)
 
 
 def from_call_tool_result(
