@@ -73,9 +73,10 @@ def result_tool(fn: Callable[P, Any] | None = None, /, *, bounds: BoundsOption =
 
     The wrapper keeps the function's name, docstring and parameters, so fastmcp builds
     the same input schema and still injects a `Context`; its return annotation is `str`,
-    so the tool is listed as the same function returning `str` (issue 24). A `str` return is taken as
-    `ToolResult.text(...)`; anything else is a `TypeError` naming the tool, which fastmcp
-    reports as an error result. `@result_tool(bounds=...)` sets this tool's bounds.
+    so the tool is listed as the same function returning `str` (issue 24). A `str`
+    return is taken as `ToolResult.text(...)`; anything else is a `TypeError` naming the
+    tool, which fastmcp reports as an error result. `@result_tool(bounds=...)` sets this
+    tool's bounds.
     """
     check_bounds(bounds, "result_tool()")
     if fn is None:
