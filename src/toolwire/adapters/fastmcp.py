@@ -83,18 +83,15 @@ def result_tool(fn: Callable[P, Any] | None = None, /, *, bounds: BoundsOption =
         return lambda function: result_tool(function, bounds=bounds)
 
     def convert(result: ToolResult) -> FastMCPToolResult | str:
-        call = _mcp.to_call_tool_result(result, bounds=bounds, structured=True)
-        sent = call.model_dump(mode="json", by_alias=True, exclude_none=True)
-        if sent.get("isError") or "_meta" in sent:
-            return FastMCPToolResult(
-                content=call.content,
-                structured_content=call.structuredContent,
-                meta=call.meta,
-                is_error=call.isError,
-            )
-        # plain text: fastmcp makes of the str what it made before the migration
-        text: str = sent["content"][0]["text"]
-        return text
+        call = _mcp.text_or_call(result, bounds)
+        if isinstance(call, str):
+            return call
+        return FastMCPToolResult(
+            content=call.content,
+            structured_content=call.structuredContent,
+            meta=call.meta,
+            is_error=call.isError,
+        )
 
     where = f"FastMCP tool {getattr(fn, '__name__', repr(fn))}"
     return _mcp.wrap_tool(fn, where, convert, str)

@@ -46,7 +46,10 @@ _CONTEXT = "tool_context"  # ADK's own default name for the injected context
 def to_response(result: ToolResult, *, bounds: BoundsOption = "default") -> str | dict[str, str]:
     """What a function tool returns to ADK for `result`: its content, `{"error": ...}` for
     an error. The artifacts are not in it (`result_tool` saves them)."""
-    result = at_the_seam(result, "to_response()", bounds)
+    return _response(at_the_seam(result, "to_response()", bounds))
+
+
+def _response(result: ToolResult) -> str | dict[str, str]:
     return {"error": result.content} if result.is_error else result.content
 
 
@@ -116,7 +119,7 @@ def result_tool(
 
     def finish(value: object, context: Any) -> Any:
         result = at_the_seam(value, where, bounds)
-        response = {"error": result.content} if result.is_error else result.content
+        response = _response(result)
         if not result.artifacts or not _is_context(context):
             return response
 

@@ -35,6 +35,7 @@ __all__ = [
     "ARTIFACTS_KEY",
     "from_call_tool_result",
     "result_tool",
+    "text_or_call",
     "to_call_tool_result",
     "wrap_tool",
 ]
@@ -117,17 +118,24 @@ def result_tool(fn: Callable[P, Any] | None = None, /, *, bounds: BoundsOption =
         return lambda function: result_tool(function, bounds=bounds)
 
     def convert(result: ToolResult) -> CallToolResult | str:
-        call = to_call_tool_result(result, bounds=bounds, structured=True)
-        # Aliased names: mcp 2.x renames the fields (`is_error`), not their JSON.
-        sent = call.model_dump(mode="json", by_alias=True, exclude_none=True)
-        if sent.get("isError") or "_meta" in sent:
-            return call
-        # plain text: the SDK makes of the str what it made before the migration
-        text: str = sent["content"][0]["text"]
-        return text
+        return text_or_call(result, bounds)
 
     where = f"MCP tool {getattr(fn, '__name__', repr(fn))}"
     return wrap_tool(fn, where, convert, str)
+
+
+def text_or_call(result: ToolResult, bounds: BoundsOption) -> CallToolResult | str:
+    """What a wrapped tool declared `str` hands its SDK: the bounded content, as the `str`
+    the SDK makes of what it made before the migration, or, for an error or a result with
+    artifacts, a `CallToolResult` with `structuredContent` `{"result": content}`. Shared
+    with `toolwire.adapters.fastmcp`."""
+    call = to_call_tool_result(result, bounds=bounds, structured=True)
+    # Aliased names: mcp 2.x renames the fields (`is_error`), not their JSON.
+    sent = call.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if sent.get("isError") or "_meta" in sent:
+        return call
+    text: str = sent["content"][0]["text"]
+    return text
 
 
 R = TypeVar("R")
