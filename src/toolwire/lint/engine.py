@@ -134,9 +134,7 @@ def check_source(
         if found is not None:
             return found
     store = _CACHE
-    if store is None or link is not None or not suppress or known_tools:
-        return _check_source(source, path, config, module, known_tools, suppress, link)
-    if not isinstance(source, bytes):
+    if store is None or link is not None or not suppress or known_tools or isinstance(source, str):
         return _check_source(source, path, config, module, known_tools, suppress, link)
     from toolwire.lint import cache
 
@@ -415,19 +413,17 @@ class Project:
                 if whole or name in wanted:
                     link.classes[name] = members
         link.tools = frozenset(tools)
-        store = _CACHE
-        if store is None or not isinstance(source, bytes):
-            found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
-            self._exports[module] = link.exports
-            return found
-        from toolwire.lint import cache
+        store, key = _CACHE, None
+        if store is not None and isinstance(source, bytes):
+            from toolwire.lint import cache
 
-        key = cache.key(unit.config, unit.display, unit.module, source, cache.link_input(link))
-        hit = cache.hit(store, key)
-        if hit is not None and hit[1] is not None:
-            self._exports[module] = hit[1]
-            return hit[0]
+            key = cache.key(unit.config, unit.display, unit.module, source, cache.link_input(link))
+            hit = cache.hit(store, key)
+            if hit is not None and hit[1] is not None:
+                self._exports[module] = hit[1]
+                return hit[0]
         found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
         self._exports[module] = link.exports
-        store.put(key, cache.encode(found, link.exports))
+        if store is not None and key is not None:  # `cache` was imported with the key
+            store.put(key, cache.encode(found, link.exports))
         return found
