@@ -397,9 +397,7 @@ class Calls(FlowBase):
         summary = self._given_summary(node, name, definition, given, bound)
         passed = _passed_callables(definition, node, bound)
         if passed:
-            calls = self._calls_params.get(id(definition))
-            if calls is None:
-                calls = self._calls_params[id(definition)] = _called_parameters(definition)
+            calls = self._parameters_called(definition)
             passed = [(param, arg) for param, arg in passed if param in calls]
         if passed:
             called = summary.callbacks if summary is not None else {}
@@ -415,10 +413,7 @@ class Calls(FlowBase):
         """`on_done(result)` in the function being summarised, `on_done` a parameter."""
         definition = self._summarised
         assert definition is not None
-        calls = self._calls_params.get(id(definition))
-        if calls is None:
-            calls = self._calls_params[id(definition)] = _called_parameters(definition)
-        if name not in calls:
+        if name not in self._parameters_called(definition):
             return
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             return
@@ -427,6 +422,13 @@ class Calls(FlowBase):
         if old is not None and len(old) == len(labels):
             labels = tuple(L.join(a, b) for a, b in zip(old, labels, strict=True))
         self._called[name] = labels
+
+    def _parameters_called(self, definition: Definition) -> frozenset[str]:
+        """`_called_parameters`, once per function."""
+        calls = self._calls_params.get(id(definition))
+        if calls is None:
+            calls = self._calls_params[id(definition)] = _called_parameters(definition)
+        return calls
 
     def _call_back(
         self, node: ast.Call, arg: ast.expr, labels: tuple[int, ...], callee: str, param: str
