@@ -219,15 +219,20 @@ class ToolReturns:
         self._wire(planned, local, names)
         if unlisted:
             self._record_unlisted(tree, unlisted, module)
+        skipped: list[tuple[cst.CSTNode, str, str, str]] = []
         if shapes.functions:
-            self._record_methods(tree, decorated_methods(classes, names, shapes.functions))
+            for cls, method, why in decorated_methods(classes, names, shapes.functions):
+                skipped.append((method.name, cls.qualname, method.name.value, why))
         if shapes.listed:
             imported = self._imported_instances(names)
-            handlers = listed_handlers(tree, names, shapes.listed, imported)
-            self._record_methods(tree, [(None, f, why) for f, why in handlers])
-            self._record_calls(tree, listed_calls(tree, names, shapes.listed))
+            for handler, why in listed_handlers(tree, names, shapes.listed, imported):
+                skipped.append((handler.name, "", handler.name.value, why))
+            built = listed_calls(tree, names, shapes.listed)
+            skipped += [(c, "", shown, why) for c, shown, why in built]
         if any(f.factory_lists for f in shapes.functions):
-            self._record_calls(tree, unread_lists(tree, names, shapes.functions))
+            unread = unread_lists(tree, names, shapes.functions)
+            skipped += [(c, "", shown, why) for c, shown, why in unread]
+        self._record_skipped(tree, skipped)
         self._record(planned, lines, module)
 
     def _class_tools(
@@ -359,32 +364,21 @@ class ToolReturns:
                     found[local] = cls
         return found
 
-    def _record_methods(
-        self, tree: cst.Module, found: Sequence[tuple[ToolClass | None, cst.FunctionDef, str]]
+    def _record_skipped(
+        self, tree: cst.Module, found: Sequence[tuple[cst.CSTNode, str, str, str]]
     ) -> None:
-        """Report the methods under a framework's marking decorator, and the handlers of
-        `listed-tools`: skipped, as they are."""
+        """Report what migrate leaves as it is, each (the node its line is read from, class,
+        name, why): methods under a framework's marking decorator, the handlers of
+        `listed-tools`, and calls whose tools it cannot read."""
         if not found:
             return
         positions = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
         path = self.filename or "<unknown>"
-        for cls, method, why in found:
-            line = positions[method.name].start.line if method.name in positions else 0
-            owner = cls.qualname if cls is not None else ""
-            event = MethodEvent(path, line, owner, method.name.value, why)
+        for node, owner, name, why in found:
+            line = positions[node].start.line if node in positions else 0
+            event = MethodEvent(path, line, owner, name, why)
             self.report.skipped.append(event)
             self.warnings.append(f"line {line}: skipped {event.name}: {why}")
-
-    def _record_calls(self, tree: cst.Module, found: list[tuple[cst.Call, str, str]]) -> None:
-        """Report the calls whose tools migrate cannot read: skipped, named by the call."""
-        if not found:
-            return
-        positions = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
-        path = self.filename or "<unknown>"
-        for call, shown, why in found:
-            line = positions[call].start.line if call in positions else 0
-            self.report.skipped.append(MethodEvent(path, line, "", shown, why))
-            self.warnings.append(f"line {line}: skipped {shown}: {why}")
 
     def _record_unlisted(
         self, tree: cst.Module, unlisted: list[tuple[ToolClass, str]], module: str | None
