@@ -145,3 +145,19 @@ def migrate_summary(root: Path) -> dict[str, Any]:
     assert done.returncode == 0, done.stderr
     summary: dict[str, Any] = json.loads(done.stdout)
     return summary
+
+
+def run_driver(
+    driver: str, *args: str, timeout: float = 300, env: dict[str, str] | None = None
+) -> Any:
+    """A framework driver script run by this Python (`python -c DRIVER ARGS...`), which
+    must exit 0 and print its JSON answer on its last line: that answer."""
+    done = subprocess.run(
+        [sys.executable, "-c", driver, *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])

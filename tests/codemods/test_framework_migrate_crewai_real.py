@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from codemod_helpers import vendored_project
+from codemod_helpers import run_driver, vendored_project
 
 pytest.importorskip("crewai")
 
@@ -109,14 +109,7 @@ def _drive(root: Path, ws: Path, mode: str) -> dict[str, Any]:
     (ws / "data" / "sub" / "b.txt").write_text("bee\n")
     calls = json.dumps([[key, arguments] for key, arguments, _ in CALLS])
     helpers = ROOT / "tests" / "adapters"
-    done = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(root), str(helpers), str(ws), mode, calls],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = run_driver(DRIVER, str(root), str(helpers), str(ws), mode, calls)
     assert str(result["from"]).startswith(str(root)) and result["answer"] == "done"
     assert len(result["observations"]) == len(CALLS), result["observations"]
     return result

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from codemod_helpers import migrate_summary, vendored_project
+from codemod_helpers import migrate_summary, run_driver, vendored_project
 
 pytest.importorskip("fastmcp")
 
@@ -104,11 +104,7 @@ def _copy(root: Path) -> Path:
 
 def _drive(root: Path) -> dict[str, Any]:
     calls = json.dumps([[name, arguments] for name, arguments, _ in CALLS])
-    done = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(root), calls], capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = run_driver(DRIVER, str(root), calls)
     return result
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from codemod_helpers import vendored_project
+from codemod_helpers import run_driver, vendored_project
 
 pytest.importorskip("langgraph")
 
@@ -125,14 +125,7 @@ def _drive(root: Path, ws: Path) -> dict[str, Any]:
         shutil.rmtree(ws)
     (ws / "empty").mkdir(parents=True)  # the same path both times: error texts quote it
     calls = json.dumps([[name, arguments] for name, arguments, _ in CALLS])
-    done = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(root), str(ws), calls],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = run_driver(DRIVER, str(root), str(ws), calls)
     assert str(result["from"]).startswith(str(root))
     return result
 

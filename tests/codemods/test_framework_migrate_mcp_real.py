@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from codemod_helpers import vendored_project
+from codemod_helpers import run_driver, vendored_project
 
 pytest.importorskip("mcp.server.lowlevel")
 
@@ -125,14 +125,7 @@ def _files(root: Path) -> dict[str, bytes]:
 
 def _drive(root: Path) -> dict[str, Any]:
     calls = json.dumps([[name, arguments] for name, arguments, _ in CALLS])
-    done = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(root), calls],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = run_driver(DRIVER, str(root), calls, timeout=120)
     return result
 
 
@@ -213,14 +206,7 @@ def _calculator(root: Path) -> None:
 
 def _drive_calculator(root: Path) -> dict[str, Any]:
     expressions = json.dumps([e for e, _ in EXPRESSIONS])
-    done = subprocess.run(
-        [sys.executable, "-c", CALCULATOR, str(root), expressions],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = run_driver(CALCULATOR, str(root), expressions, timeout=120)
     return result
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from codemod_helpers import migrate_summary, vendored_project
+from codemod_helpers import migrate_summary, run_driver, vendored_project
 
 pytest.importorskip("agents")
 
@@ -162,15 +162,14 @@ def _copy(root: Path) -> Path:
 
 def _drive(root: Path, calls: list[tuple[str, dict[str, Any], str]]) -> dict[str, Any]:
     plan = json.dumps([[name, arguments] for name, arguments, _ in calls])
-    done = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(root), str(ADAPTER_TESTS), str(root / "ws"), plan],
-        capture_output=True,
-        text=True,
-        timeout=300,
+    result: dict[str, Any] = run_driver(
+        DRIVER,
+        str(root),
+        str(ADAPTER_TESTS),
+        str(root / "ws"),
+        plan,
         env={"OPENAI_AGENTS_DISABLE_TRACING": "1", "PATH": "/usr/bin:/bin"},
     )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from codemod_helpers import migrate_summary, vendored_project
+from codemod_helpers import migrate_summary, run_driver, vendored_project
 
 pytest.importorskip("pydantic_ai")
 
@@ -106,14 +106,7 @@ def _drive(root: Path, ws: Path) -> list[dict[str, Any]]:
     (ws / "out").mkdir()
     (ws / "docs" / "a.txt").write_text("hello sandbox\n")
     calls = json.dumps([[name, arguments] for name, arguments, _ in CALLS])
-    done = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(root), str(ws), calls],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = run_driver(DRIVER, str(root), str(ws), calls)
     assert str(result["from"]).startswith(str(root))
     runs: list[dict[str, Any]] = result["calls"]
     return runs
