@@ -123,7 +123,7 @@ _FIXIT = re.compile(r"^(?P<path>\S+\.py)@(?P<line>\d+):\d+ (?P<rest>.*)$")
 def run_toolwire(
     root: Path, paths: Sequence[str], config: Path | None = None
 ) -> tuple[Run, Reports]:
-    cmd = [PYTHON, "-m", "toolwire.lint.cli", "check", "--jobs", "1", "--exit-zero"]
+    cmd = [PYTHON, "-m", "toolwire.lint.cli", "check", "--jobs", "1", "--no-cache", "--exit-zero"]
     if config is not None:
         cmd += ["--config", str(config)]
     run = timed([*cmd, *paths], cwd=root)
@@ -248,4 +248,64 @@ def corpus(root: Path, files: Sequence[Path]) -> list[CorpusRun | str]:
         else:
             found = sum(map(len, got[1].values()))
             out.append(CorpusRun(name, got[0].wall, got[0].cpu, got[0].rss_mb, found))
+    return out
+
+
+# -- speed on the worst case: every peer doing its own default work ---------------------------
+
+PYLINT = "pylint==4.1.5"
+
+
+def _linter_run(name: str, cmd: Sequence[str], root: Path, note: str) -> CorpusRun | str:
+    run = timed(cmd, cwd=root, env={"PATH": "/usr/bin:/bin", "HOME": str(Path.home())})
+    if "Traceback" in run.stderr:
+        return f"{name}: n/a (crashed: {run.stderr.strip().splitlines()[-1]})"
+    reports = sum(1 for line in run.stdout.splitlines() if _ANY_REPORT.match(line))
+    return CorpusRun(name, run.wall, run.cpu, run.rss_mb, reports, note)
+
+
+_ANY_REPORT = re.compile(r"^\S+\.py:\d+:\d+:? ")
+
+
+def worst_case_speed(root: Path, files: Sequence[Path]) -> list[CorpusRun | str]:
+    """One run of toolwire and of each peer over the same worst-case files (tool code appended
+    to each, so toolwire analyses every one), each with one process and no cache."""
+    from _common import installed_version
+
+    paths = [str(p.relative_to(root)) for p in files]
+    run, reports = run_toolwire(root, paths, BENCH_CONFIG)
+    found = sum(len(rs) for rs in reports.values())
+    out: list[CorpusRun | str] = [
+        CorpusRun("toolwire check", run.wall, run.cpu, run.rss_mb, found, "its egress rules")
+    ]
+    ruff = shutil.which("ruff", path=str(Path(PYTHON).parent)) or shutil.which("ruff")
+    if ruff is None:
+        out.append("ruff: n/a (not installed)")
+    else:
+        cmd = [ruff, "check", "--no-cache", "--isolated", "--output-format", "concise", *paths]
+        out.append(_linter_run("ruff check", cmd, root, "its default rules"))
+    versions = [
+        f"{d}=={installed_version(d)}" for d in ("flake8", "pyflakes", "pycodestyle", "mccabe")
+    ]
+    flake8 = venv("flake8-bare", versions)
+    if isinstance(flake8, str):
+        out.append(f"flake8: n/a ({flake8})")
+    else:
+        cmd = [str(flake8 / "flake8"), "--isolated", "-j", "1", *paths]
+        out.append(_linter_run("flake8", cmd, root, "pyflakes + pycodestyle + mccabe"))
+    pylint = venv("pylint", [PYLINT])
+    if isinstance(pylint, str):
+        out.append(f"pylint: n/a ({pylint})")
+    else:
+        cmd = [str(pylint / "pylint"), "--jobs=1", "--persistent=n", "--score=n", "--reports=n",
+               "--msg-template={path}:{line}:{column}: {msg_id} {msg}", *paths]  # fmt: skip
+        out.append(_linter_run("pylint", cmd, root, "its default checkers"))
+    for name, runner in (("fixit", run_fixit), ("semgrep", run_semgrep)):
+        got = runner(root, paths)
+        if isinstance(got, str):
+            out.append(f"{name}: n/a ({got})")
+        else:
+            count = sum(map(len, got[1].values()))
+            out.append(CorpusRun(name, got[0].wall, got[0].cpu, got[0].rss_mb, count,
+                                 "toolwire's rules written for it"))  # fmt: skip
     return out
