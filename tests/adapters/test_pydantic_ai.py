@@ -160,6 +160,27 @@ def test_history_keeps_a_stub_and_the_live_run_keeps_the_artifacts() -> None:
     assert [p.content for p in _returns(follow_up.seen[1])] == [CONTENT, CONTENT]
 
 
+def test_a_result_without_artifacts_is_stored_as_the_str_was() -> None:
+    def plain(city: str) -> str:
+        """Look a city up."""
+        return f"sunny in {city}"
+
+    def migrated(city: str) -> ToolResult:
+        """Look a city up."""
+        return ToolResult.text(f"sunny in {city}")
+
+    stored = []
+    for tool in (plain, result_tool(migrated)):
+        script = _scripted("lookup", {"city": "Oslo"})
+        agent: Agent[None, str] = Agent(FunctionModel(script))
+        agent.tool_plain(name="lookup")(tool)
+        run = agent.run_sync("go")
+        [part] = _returns(script.seen[1])
+        assert (part.content, part.metadata) == ("sunny in Oslo", None)
+        stored.append(json.loads(run.all_messages_json())[2]["parts"][0]["metadata"])
+    assert stored == [None, None]
+
+
 def test_an_error_result_is_a_failed_tool_return_with_the_content() -> None:
     script = _scripted("book_hotel", {"name": "Ritz"})
     result = _run(result_tool(book_hotel), script)

@@ -13,6 +13,8 @@ a custom toolset (pydantic-ai's `AbstractToolset` shape) subclasses `ResultTools
   `ToolReturnPart.content`.
 - The artifacts are `ToolReturn.metadata`, an `ArtifactMetadata`: pydantic-ai keeps
   metadata on the `ToolReturnPart` for the application and never sends it to the model.
+  A result without artifacts has no metadata (None), so its part and the stored history
+  are those of the same tool returning the str.
 - Message history (`result.all_messages_json()`, `ModelMessagesTypeAdapter.dump_json`)
   stores a `ToolReturnPart`'s metadata, so `ArtifactMetadata` serialises to a stub without
   the payload; the live part keeps the artifacts.
@@ -71,6 +73,8 @@ def to_tool_return(result: ToolResult, *, bounds: BoundsOption = "default") -> T
     result = resolve_bounds(bounds, "to_tool_return()").apply(result)
     if result.is_error:
         raise ToolFailed(result.content)
+    if not result.artifacts:  # metadata stays None, as for a tool returning the str
+        return ToolReturn(return_value=result.content)
     metadata = ArtifactMetadata(artifacts=RunOnlyArtifacts(result.artifacts))
     return ToolReturn(return_value=result.content, metadata=metadata)
 
