@@ -593,10 +593,13 @@ def references(
     A local of the same name in another function (`log = []`), an attribute
     (`repo.git.status()`) or a keyword is not the function. Another binding of the name
     in the function's own scope counts as a use: which one a call gets is not known.
+    Another of `functions` does not (a tool defined in each branch of an `if`).
     """
     from libcst.metadata import ScopeProvider
 
     scopes = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(ScopeProvider)
+    functions = list(functions)
+    tools = {id(f) for f in functions}
     found: dict[cst.FunctionDef, list[cst.CSTNode]] = {}
     for function in functions:
         scope = scopes.get(function)
@@ -605,7 +608,7 @@ def references(
             uses.append(function)  # unknown: treat as used
         else:
             for assignment in scope.assignments[function.name.value]:
-                if getattr(assignment, "node", None) is not function:
+                if id(getattr(assignment, "node", None)) not in tools:
                     uses.append(function)
                 uses += [access.node for access in assignment.references]
         found[function] = uses
