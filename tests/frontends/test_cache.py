@@ -370,8 +370,8 @@ def test_a_cache_of_twenty_thousand_entries_stays_small(tmp_path: Path) -> None:
         return cache.encode([finding, finding], exports)
 
     store = cache.ResultCache(tmp_path / "c" / "p.cache", {})
-    added = {i.to_bytes(20, "big"): payload(i) for i in range(20_000)}
-    assert cache.save(store, added) is None
+    store.added = {i.to_bytes(20, "big"): payload(i) for i in range(20_000)}
+    assert cache.save(store) is None
     (file,) = (tmp_path / "c").iterdir()
     assert file.stat().st_size < 50_000_000
     assert len(cache.load(file).entries) == 20_000

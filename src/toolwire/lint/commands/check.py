@@ -30,8 +30,11 @@ from toolwire.lint.commands import (
 from toolwire.lint.config import Config, ConfigError, ConfigResolver, code_problem
 from toolwire.lint.engine import (
     batch_gc,
+    cache_absorb,
     cache_drain,
     cached,
+    cached_findings,
+    caching,
     check_source,
     kept_source,
     linked,
@@ -110,6 +113,10 @@ def check_file(task: Task, source: bytes | None = None) -> FileResult:
 
 def _checked(task: Task, source: bytes | None) -> tuple[list[Finding], bytes | None]:
     kept = source if source is not None else kept_source(task.module, task.display)
+    if kept is None and task.fix is None:
+        found = cached_findings(task)  # its cache record stood for its bytes: not read
+        if found is not None:
+            return found, None
     data = kept if kept is not None else read(Path(task.path))
     if isinstance(data, Finding):
         return [replace(data, path=task.display)], None
@@ -583,11 +590,11 @@ def _check_tree(
     """
     if mode is None:
         with linked(tasks):  # each module sees what the modules it imports export
-            if _CACHE_ADDED is None:
+            if not caching():
                 return _check_all(tasks, jobs, check_file), [], 0
             rows = _check_all(tasks, jobs, check_file_cached)
         for _, fresh in rows:
-            _CACHE_ADDED.update(fresh)
+            cache_absorb(fresh)
         return [result for result, _ in rows], [], 0
     plan = [replace(task, fix=mode) for task in tasks]
     outcomes: dict[str, FileOutcome] = {}  # the last round's word on each file
@@ -606,13 +613,8 @@ def _check_tree(
         return _check_all(tasks, jobs, check_file), list(outcomes.values()), before or 0
 
 
-# What the workers added to the cache in this run (each file of the run one entry).
-_CACHE_ADDED: dict[bytes, Payload] | None = None
-
-
 def _open_cache(caching: Caching, configs: ConfigResolver, cwd: Path) -> ResultCache | None:
     """The result cache of the project (its config's directory, else `cwd`), or None."""
-    global _CACHE_ADDED
     if not caching.enabled:
         return None
     from toolwire.lint import cache
@@ -623,7 +625,6 @@ def _open_cache(caching: Caching, configs: ConfigResolver, cwd: Path) -> ResultC
         source = None
     root = source.parent if source is not None else cwd
     directory = caching.directory or cache.default_dir()
-    _CACHE_ADDED = {}
     return cache.load(cache.cache_file(directory.absolute(), root))
 
 
@@ -639,15 +640,16 @@ def _cached_run(caching: Caching, configs: ConfigResolver, cwd: Path, files: int
 
 def _close_cache(store: ResultCache, caching: Caching, files: int) -> None:
     """Write what this run added; a cache that cannot be written is no error (`-v` says)."""
-    global _CACHE_ADDED
     from toolwire.lint import cache
 
-    added, _CACHE_ADDED = _CACHE_ADDED or {}, None
-    problem = cache.save(store, added)
+    problem = cache.save(store)
     if caching.verbose:
-        reused = max(0, files - len(added))
+        analysed = len(store.added)
+        reused = max(0, files - analysed)
+        unread = f", {store.unread} not read" if store.unread else ""
         click.echo(
-            f"toolwire: cache: {len(added)} analysed, {reused} reused ({escape(str(store.file))})",
+            f"toolwire: cache: {analysed} analysed, {reused} reused{unread} "
+            f"({escape(str(store.file))})",
             err=True,
         )
         if problem:
