@@ -568,10 +568,19 @@ def _check_all(tasks: Sequence[Task], jobs: int, work: Callable[[Task], _R]) -> 
     """Results in the order of `tasks`, checked in `jobs` processes."""
     if not tasks:
         return []
+    cost = [_size(task.path) for task in tasks] if jobs > 1 else None
     if not show_progress(len(tasks)):
-        return parallel_map(work, tasks, jobs)
+        return parallel_map(work, tasks, jobs, cost=cost)
     with click.progressbar(length=len(tasks), label="toolwire", file=sys.stderr) as bar:
-        return parallel_map(work, tasks, jobs, bar.update)
+        return parallel_map(work, tasks, jobs, bar.update, cost=cost)
+
+
+def _size(path: str) -> float:
+    """What checking a file costs, about: its size (the largest are handed out first)."""
+    try:
+        return float(os.stat(path).st_size)
+    except OSError:
+        return 0.0
 
 
 def _check_stdin(task: Task) -> FileResult:
