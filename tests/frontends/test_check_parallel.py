@@ -1,0 +1,95 @@
+"""`toolwire check --jobs 2`: the same report as one process, whatever order the workers
+finish in, with the costliest files handed out first."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from frontend_helpers import (
+    CLEAN,
+    CONFIG,
+    LEAK,
+    assert_no_traceback,
+    run_toolwire,
+    write,
+)
+
+from toolwire.lint.pool import parallel_map
+
+HELPER = """\
+from toolwire import ToolResult
+
+
+def fetch() -> ToolResult:
+    return ToolResult.text("x")
+"""
+CALLER = """\
+from helpers import fetch
+
+
+def message(call_id: str) -> dict[str, object]:
+    return {"role": "tool", "tool_call_id": call_id, "content": fetch()}
+"""
+
+
+def _tree(root: Path) -> Path:
+    """Files of very different sizes (a size-ordered run reorders them), leaking and clean,
+    and two linked modules whose finding needs the other's summary."""
+    files = {"pyproject.toml": CONFIG, "helpers.py": HELPER, "caller.py": CALLER}
+    for i in range(30):
+        padding = "\n".join(f"VALUE_{n} = {n}" for n in range(i * 40))
+        files[f"mod{i:02}.py"] = (LEAK if i % 3 == 0 else CLEAN) + padding + "\n"
+    return write(root, files)
+
+
+def test_two_workers_report_what_one_process_reports(tmp_path: Path) -> None:
+    root = _tree(tmp_path / "proj")
+    one = run_toolwire(["check", "--no-cache", "--jobs", "1"], root)
+    two = run_toolwire(["check", "--no-cache", "--jobs", "2"], root)
+    assert_no_traceback(two)
+    assert "caller.py:5:" in one.stdout and "mod27.py:5:" in one.stdout
+    assert two.stdout == one.stdout and two.returncode == one.returncode == 1
+    assert two.stderr == one.stderr
+
+
+def test_two_workers_fill_and_reuse_the_cache(tmp_path: Path) -> None:
+    root = _tree(tmp_path / "proj")
+    env = {"TOOLWIRE_CACHE_DIR": str(tmp_path / "cache")}
+    expected = run_toolwire(["check", "--no-cache", "--jobs", "1"], root).stdout
+    first = run_toolwire(["check", "-v", "--jobs", "2"], root, env=env)
+    second = run_toolwire(["check", "-v", "--jobs", "2"], root, env=env)
+    assert first.stdout == second.stdout == expected
+    assert "cache: 32 analysed, 0 reused" in first.stderr
+    assert "cache: 0 analysed, 32 reused" in second.stderr
+
+
+def _note(item: tuple[str, str]) -> str:
+    log, name = item
+    with open(log, "a", encoding="utf-8") as out:  # one short line: appends do not interleave
+        out.write(f"{os.getpid()} {name}\n")
+    return name.upper()
+
+
+def test_results_come_back_in_order_and_the_costliest_item_goes_first(tmp_path: Path) -> None:
+    log = str(tmp_path / "log")
+    names = [f"item{i:03}" for i in range(100)]
+    cost = [1.0] * 100
+    cost[57] = 1000.0  # one slow file in the middle of the list
+    seen: dict[int, str] = {}
+    results = parallel_map(
+        _note, [(log, n) for n in names], 2, each=lambda i, r: seen.setdefault(i, r), cost=cost
+    )
+    assert results == [n.upper() for n in names]
+    assert seen == dict(enumerate(results))
+    lines = Path(log).read_text(encoding="utf-8").splitlines()
+    assert sorted(line.split()[1] for line in lines) == names  # each item once
+    by_worker: dict[str, list[str]] = {}
+    for line in lines:
+        pid, name = line.split()
+        by_worker.setdefault(pid, []).append(name)
+    assert len(by_worker) == 2
+    # The slow item is the first its worker ran (in list order it was mid-chunk), and no
+    # chunk of cheap items was handed out before it.
+    assert any(run[0] == "item057" for run in by_worker.values())
+    assert all(len(run) < 100 for run in by_worker.values())
