@@ -159,10 +159,17 @@ def key(config: Config, path: str, module: str | None, content: bytes, link: obj
     return bytes(found.digest())
 
 
-@functools.cache
+_PREFIXES: dict[int, tuple[Config, Any]] = {}
+
+
 def _prefix(config: Config) -> Any:
+    # By identity: asked once or twice per file, and a config's hash is a call each time.
+    known = _PREFIXES.get(id(config))
+    if known is not None and known[0] is config:
+        return known[1]
     digest = blake2b(digest_size=20)
     digest.update(toolwire_fingerprint() + fingerprint(config))
+    _PREFIXES[id(config)] = (config, digest)
     return digest
 
 

@@ -16,7 +16,7 @@ import re
 import sys
 import tokenize
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -356,6 +356,7 @@ class Project:
         self._units: dict[str, Unit] = {}
         self._spare: dict[str, bytes] = {}  # bytes read of the files not linked
         self._unread: dict[str, bytes] = {}  # display path -> digest, when its record stood
+        self._found: dict[int, Callable[[bytes], bool]] = {}  # by id: units hold configs
         texts: dict[str, bytes | None] = {}
         marks: dict[str, bool | None] = {}
         twice = set()
@@ -405,9 +406,8 @@ class Project:
             except OSError:
                 return None
         from toolwire.lint import cache
-        from toolwire.lint.analysis.modules import markers
 
-        seen = cache.sight(_CACHE, unit.config, unit.path, markers(unit.config).found)
+        seen = cache.sight(_CACHE, unit.config, unit.path, self._markers(unit.config))
         if seen is None:
             return None
         if seen[0] is None:
@@ -417,9 +417,16 @@ class Project:
     def _marked(self, module: str, data: bytes | None, mark: bool | None) -> bool:
         if mark is not None or data is None:
             return bool(mark)
-        from toolwire.lint.analysis.modules import markers
+        return self._markers(self._units[module].config)(data)
 
-        return markers(self._units[module].config).found(data)
+    def _markers(self, config: Config) -> Callable[[bytes], bool]:
+        """`markers(config).found`, by the config's identity (a hash is a call a file)."""
+        found = self._found.get(id(config))
+        if found is None:
+            from toolwire.lint.analysis.modules import markers
+
+            found = self._found[id(config)] = markers(config).found
+        return found
 
     def _read_all(self, texts: dict[str, bytes | None]) -> dict[str, bytes]:
         """The bytes of every linked module: the import graph needs them all."""
