@@ -4,8 +4,10 @@ finish in, with the costliest files handed out first."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
+import pytest
 from frontend_helpers import (
     CLEAN,
     CONFIG,
@@ -93,3 +95,26 @@ def test_results_come_back_in_order_and_the_costliest_item_goes_first(tmp_path: 
     # chunk of cheap items was handed out before it.
     assert any(run[0] == "item057" for run in by_worker.values())
     assert all(len(run) < 100 for run in by_worker.values())
+
+
+def test_a_warm_run_starts_no_workers(tmp_path: Path) -> None:
+    """What the cache answers without reading a file is answered before any worker is
+    started; the default `--jobs` then counts only the files left to analyse."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: the default is one process anyway")
+    from toolwire.lint.cache import RACY_NS
+
+    # No module of the tree may hold a result, so none is linked (and read for it); the
+    # leaking file's name is no module name.
+    files = {"pyproject.toml": CONFIG, "tool-leak.py": LEAK}
+    files.update({f"plain{i:02}.py": f"VALUE = {i}\n" for i in range(30)})
+    root = write(tmp_path / "proj", files)
+    time.sleep(RACY_NS / 1e9 + 0.1)  # older than the racy window: known by their stat
+    env = {"TOOLWIRE_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPROFILEIMPORTTIME": "1"}
+    cold = run_toolwire(["check", "-v"], root, env=env)
+    warm = run_toolwire(["check", "-v"], root, env=env)
+    assert warm.stdout == cold.stdout and "tool-leak.py:9:" in warm.stdout
+    assert "cache: 31 analysed, 0 reused" in cold.stderr
+    assert "concurrent.futures.process" in cold.stderr  # 31 files: one worker per core
+    assert "cache: 0 analysed, 31 reused, 31 not read" in warm.stderr
+    assert "concurrent.futures.process" not in warm.stderr

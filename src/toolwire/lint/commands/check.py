@@ -113,10 +113,6 @@ def check_file(task: Task, source: bytes | None = None) -> FileResult:
 
 def _checked(task: Task, source: bytes | None) -> tuple[list[Finding], bytes | None]:
     kept = source if source is not None else kept_source(task.module, task.display)
-    if kept is None and task.fix is None:
-        found = cached_findings(task)  # its cache record stood for its bytes: not read
-        if found is not None:
-            return found, None
     data = kept if kept is not None else read(Path(task.path))
     if isinstance(data, Finding):
         return [replace(data, path=task.display)], None
@@ -399,7 +395,7 @@ def run(
         files = [f for f in files if str(f) != STDIN]
     results = [_check_stdin(stdin_task)] if stdin_task is not None else []
     with _cached_run(caching if fix is None else Caching(False), configs, cwd, len(tasks)):
-        found, outcomes, before = _check_tree(tasks, _job_count(jobs, len(tasks)), fix)
+        found, outcomes, before = _check_tree(tasks, jobs, fix)
     results += found
     if fix == "diff":
         return _write_diff(results, crashes, outcomes, input_errors, output)
@@ -583,6 +579,23 @@ def _size(path: str) -> float:
         return 0.0
 
 
+def _check_cached(tasks: Sequence[Task], jobs_option: int | None) -> list[FileResult]:
+    """The results the cache answers without reading a file, then the others, in workers
+    when there are enough of them (a warm run starts none)."""
+    results: dict[int, FileResult] = {}
+    for index, task in enumerate(tasks):
+        found = cached_findings(task)
+        if found is not None:
+            results[index] = (found, [])
+    rest = [index for index in range(len(tasks)) if index not in results]
+    work = [tasks[index] for index in rest]
+    rows = _check_all(work, _job_count(jobs_option, len(work)), check_file_cached)
+    for index, (result, fresh) in zip(rest, rows, strict=True):
+        results[index] = result
+        cache_absorb(fresh)
+    return [results[index] for index in range(len(tasks))]
+
+
 def _check_stdin(task: Task) -> FileResult:
     source = read(Path(STDIN))
     if isinstance(source, Finding):
@@ -591,7 +604,7 @@ def _check_stdin(task: Task) -> FileResult:
 
 
 def _check_tree(
-    tasks: Sequence[Task], jobs: int, mode: FixMode | None
+    tasks: Sequence[Task], jobs_option: int | None, mode: FixMode | None
 ) -> tuple[list[FileResult], list[FileOutcome], int]:
     """(the findings that remain, what each fix did, how many findings there were first).
 
@@ -599,14 +612,12 @@ def _check_tree(
     its module exports to the others, so the tree is checked (and fixed) again until
     nothing changes.
     """
+    jobs = _job_count(jobs_option, len(tasks))
     if mode is None:
         with linked(tasks):  # each module sees what the modules it imports export
             if not caching():
                 return _check_all(tasks, jobs, check_file), [], 0
-            rows = _check_all(tasks, jobs, check_file_cached)
-        for _, fresh in rows:
-            cache_absorb(fresh)
-        return [result for result, _ in rows], [], 0
+            return _check_cached(tasks, jobs_option), [], 0
     plan = [replace(task, fix=mode) for task in tasks]
     outcomes: dict[str, FileOutcome] = {}  # the last round's word on each file
     before: int | None = None
