@@ -118,3 +118,23 @@ def test_a_warm_run_starts_no_workers(tmp_path: Path) -> None:
     assert "concurrent.futures.process" in cold.stderr  # 31 files: one worker per core
     assert "cache: 0 analysed, 31 reused, 31 not read" in warm.stderr
     assert "concurrent.futures.process" not in warm.stderr
+
+
+def test_a_warm_run_of_linked_modules_starts_no_workers(tmp_path: Path) -> None:
+    """Linked modules are read (their imports make the graph), and answered from the
+    cache in this process when their imports' summaries are cached too."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: the default is one process anyway")
+    root = _tree(tmp_path / "proj")
+    env = {"TOOLWIRE_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPROFILEIMPORTTIME": "1"}
+    cold = run_toolwire(["check", "-v"], root, env=env)
+    warm = run_toolwire(["check", "-v"], root, env=env)
+    assert warm.stdout == cold.stdout and "caller.py:5:" in warm.stdout
+    assert "concurrent.futures.process" in cold.stderr
+    assert "cache: 0 analysed, 32 reused" in warm.stderr
+    assert "concurrent.futures.process" not in warm.stderr
+    clean = HELPER.replace("-> ToolResult:", "-> str:").replace('ToolResult.text("x")', '"x"')
+    (root / "helpers.py").write_text(clean, encoding="utf-8")
+    edited = run_toolwire(["check", "-v"], root, env=env)
+    assert "caller.py" not in edited.stdout  # helpers' summary changed: caller again
+    assert "cache: 2 analysed, 30 reused" in edited.stderr

@@ -314,10 +314,14 @@ def cache_absorb(fresh: dict[bytes, Payload]) -> None:
 
 
 def cached_findings(unit: Unit) -> list[Finding] | None:
-    """Inside `linked()` and `cached()`, the findings of a file of the run that is not
-    linked, from the cache, when its record stood for its bytes (it was not read)."""
+    """Inside `linked()` and `cached()`, the findings of a file of the run from the cache,
+    without analysing anything: a linked module's when the cache holds its imports' too,
+    another's when its record stood for its bytes (it was not read)."""
     if _PROJECT is None or _CACHE is None:
         return None
+    linked = _PROJECT.answered(unit)
+    if linked is not None:
+        return linked
     content = _PROJECT.unread(unit)
     if content is None:
         return None
@@ -475,10 +479,44 @@ class Project:
         found = self._done[module] = self._check(unit, source)
         return found
 
+    def answered(self, unit: Unit) -> list[Finding] | None:
+        """The findings of a linked module when the cache holds them, and those of every
+        module it imports (their exports make its key); else None, as for a module not
+        linked. Nothing is analysed."""
+        module = unit.module
+        mine = self._units.get(module or "")
+        if module is None or mine is None or mine.display != unit.display:
+            return None
+        for dep in [*self.graph.order(module, self._done), module]:
+            if dep in self._done:
+                continue
+            data = self._data.get(dep)
+            if data is None:
+                return None
+            found = self._hit(self._units[dep], data, self._link(dep))[0]
+            if found is None:
+                return None
+            self._done[dep] = found
+        return self._done[module]
+
     def _check(self, unit: Unit, source: bytes | str) -> list[Finding]:
+        module = unit.module or ""
+        link = self._link(module)
+        found, key = self._hit(unit, source, link)
+        if found is not None:
+            return found
+        found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
+        self._exports[module] = link.exports
+        if _CACHE is not None and key is not None:
+            from toolwire.lint import cache
+
+            _CACHE.put(key, cache.encode(found, link.exports))
+        return found
+
+    def _link(self, module: str) -> Link:
+        """What `module` is given of the exports of the modules it imports."""
         from toolwire.lint.analysis.modules import Link
 
-        module = unit.module or ""
         link = Link(demanded=frozenset(self.graph.demanded.get(module, ())))
         tools: set[str] = set()
         wanted = self.graph.imports.get(module, set())
@@ -495,18 +533,20 @@ class Project:
                 if whole or name in wanted:
                     link.classes[name] = members
         link.tools = frozenset(tools)
-        store, key = _CACHE, None
-        if store is not None and isinstance(source, bytes):
-            from toolwire.lint import cache
+        return link
 
-            content, link_key = cache.digest(source), cache.link_input(link)
-            key = cache.key(unit.config, unit.display, unit.module, content, link_key)
-            hit = cache.hit(store, key)
-            if hit is not None and hit[1] is not None:
-                self._exports[module] = hit[1]
-                return hit[0]
-        found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
-        self._exports[module] = link.exports
-        if store is not None and key is not None:  # `cache` was imported with the key
-            store.put(key, cache.encode(found, link.exports))
-        return found
+    def _hit(
+        self, unit: Unit, source: bytes | str, link: Link
+    ) -> tuple[list[Finding] | None, bytes | None]:
+        """The cached findings of a linked module (its exports noted), and its key."""
+        if _CACHE is None or not isinstance(source, bytes):
+            return None, None
+        from toolwire.lint import cache
+
+        content, given = cache.digest(source), cache.link_input(link)
+        key = cache.key(unit.config, unit.display, unit.module, content, given)
+        hit = cache.hit(_CACHE, key)
+        if hit is None or hit[1] is None:
+            return None, key
+        self._exports[unit.module or ""] = hit[1]
+        return hit[0], key
