@@ -53,11 +53,11 @@ def _chunks(count: int, jobs: int, cost: Sequence[float] | None) -> list[list[in
     the same cost, `COST_CHUNKS_PER_JOB` of them a worker: the run then ends on a few
     cheap items, not on one slow file handed out last.
     """
-    if cost is None:
+    share = sum(cost) / (jobs * COST_CHUNKS_PER_JOB) if cost is not None else 0.0
+    if cost is None or share <= 0:  # no cost known (or all nil): runs of neighbours
         size = max(1, math.ceil(count / (jobs * CHUNKS_PER_JOB)))
         return [list(range(i, min(i + size, count))) for i in range(0, count, size)]
     order = sorted(range(count), key=lambda i: cost[i], reverse=True)
-    share = sum(cost) / (jobs * COST_CHUNKS_PER_JOB)
     chunks: list[list[int]] = []
     current: list[int] = []
     weight = 0.0
