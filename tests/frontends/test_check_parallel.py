@@ -90,11 +90,9 @@ def test_results_come_back_in_order_and_the_costliest_item_goes_first(tmp_path: 
     for line in lines:
         pid, name = line.split()
         by_worker.setdefault(pid, []).append(name)
-    assert len(by_worker) == 2
-    # The slow item is the first its worker ran (in list order it was mid-chunk), and no
-    # chunk of cheap items was handed out before it.
+    # The slow item is the first its worker ran: in list order it was mid-chunk. (How the
+    # cheap items spread over the workers is up to the scheduler: one may take them all.)
     assert any(run[0] == "item057" for run in by_worker.values())
-    assert all(len(run) < 100 for run in by_worker.values())
 
 
 def test_a_warm_run_starts_no_workers(tmp_path: Path) -> None:
