@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -140,6 +141,46 @@ def test_an_edit_of_the_same_size_and_time_is_seen(project: Path, cache_dir: Pat
     second = check(project, cache_dir)
     assert (5, "TW201") not in codes(second.stdout, "leak.py")
     assert second.stdout == fresh(project)
+
+
+def unread(result: subprocess.CompletedProcess[str]) -> int:
+    """How many files the run did not read: their cache record stood for their bytes."""
+    found = re.search(r"reused, (\d+) not read", result.stderr)
+    return int(found[1]) if found else 0
+
+
+def test_a_file_seen_just_after_it_changed_is_read_again(project: Path, cache_dir: Path) -> None:
+    """Written a moment ago: another write in the same tick of the file system's clock
+    would leave its stat as it is, so its record does not stand for its bytes."""
+    check(project, cache_dir)
+    second = check(project, cache_dir)
+    assert analysed(second) == (0, 2) and unread(second) == 0
+
+
+def test_an_unchanged_file_is_not_read_and_any_write_to_it_is_seen(
+    project: Path, cache_dir: Path
+) -> None:
+    """The stat fast path: a file older than the clock's tick is known by its stat. Its
+    change time moves with every write, even one that keeps its size and restores its
+    modification time, so such an edit is seen."""
+    from toolwire.lint.cache import RACY_NS
+
+    time.sleep(RACY_NS / 1e9 + 0.1)
+    first = check(project, cache_dir)
+    assert codes(first.stdout, "leak.py") == LEAK_EXPECTED and unread(first) == 0
+    second = check(project, cache_dir)
+    assert second.stdout == first.stdout and analysed(second) == (0, 2)
+    assert unread(second) == 2 and not imports_analysis(project, cache_dir)
+    leak = project / "leak.py"
+    before = leak.stat()
+    swapped = LEAK.replace("str(result)", "len(result)")  # same length
+    assert len(swapped) == len(LEAK) and swapped != LEAK
+    leak.write_text(swapped, encoding="utf-8")
+    os.utime(leak, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (leak.stat().st_size, leak.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    third = check(project, cache_dir)
+    assert (5, "TW201") not in codes(third.stdout, "leak.py")
+    assert third.stdout == fresh(project) and analysed(third) == (1, 1) and unread(third) == 1
 
 
 def test_a_config_change_is_a_new_key(project: Path, cache_dir: Path) -> None:
@@ -370,8 +411,8 @@ def test_a_cache_of_twenty_thousand_entries_stays_small(tmp_path: Path) -> None:
         return cache.encode([finding, finding], exports)
 
     store = cache.ResultCache(tmp_path / "c" / "p.cache", {})
-    added = {i.to_bytes(20, "big"): payload(i) for i in range(20_000)}
-    assert cache.save(store, added) is None
+    store.added = {i.to_bytes(20, "big"): payload(i) for i in range(20_000)}
+    assert cache.save(store) is None
     (file,) = (tmp_path / "c").iterdir()
     assert file.stat().st_size < 50_000_000
     assert len(cache.load(file).entries) == 20_000

@@ -1,11 +1,17 @@
 """`toolwire check`'s result cache: the findings (and cross-module exports) of each file,
 keyed by everything that can change them, so a re-run analyses only what changed.
 
-A key hashes: the file's bytes, its display path and module name, the resolved config
+A key hashes: the digest of the file's bytes, its display path and module name, the resolved config
 (`fingerprint`), toolwire's version and the stat of its own code and rule files, the
 Python version, and, for a linked module, the exports of the modules it imports and the
 names other modules import from it. A dependency edited changes its exports, and so the
 key of every module that imports it.
+
+A warm run need not read an unchanged file: a file record (its stat, the digest of its
+bytes, whether they hold a marker) stands for its bytes while the file's change time,
+modification time, size and inode are the same, as git's index and ruff's cache do. A
+file changed within `RACY_NS` of the time its record was taken may have changed again
+in the same tick of the file system's clock: its record is not trusted, and it is read.
 
 One file per project in the cache directory, written whole: a temp file in the directory
 then `os.replace`, so two runs at once never leave a torn file (the last one wins). A file
@@ -22,7 +28,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,10 +43,12 @@ except ImportError:  # pragma: no cover - an interpreter without the builtin mod
 if TYPE_CHECKING:
     from toolwire.lint.analysis.modules import Exports, FunctionExport, Link
 
-MAGIC = b"toolwire-cache 1\n"
-MAX_ENTRIES = 40_000  # per project; the least recently used go first
+MAGIC = b"toolwire-cache 2\n"
+MAX_ENTRIES = 80_000  # per project (a result and a file record a file); the LRU go first
 MAX_PROJECTS = 64  # cache files in one directory; the least recently written go first
 ENV = "TOOLWIRE_CACHE_DIR"
+# A stat within this of its record's taking is not trusted (FAT's clock ticks in 2 s).
+RACY_NS = 2_000_000_000
 
 Payload = tuple[tuple[Any, ...], Any]  # (findings, exports or None), plain data for marshal
 
@@ -136,19 +144,32 @@ def _files(root: str) -> Iterable[tuple[str, int, int]]:
             yield (entry.path, st.st_mtime_ns, st.st_size)
 
 
-def key(config: Config, path: str, module: str | None, data: bytes, link: object) -> bytes:
-    """The key of one file's results; `link` is `link_input(...)`, or None unlinked."""
-    digest = _prefix(config).copy()
+def digest(data: bytes) -> bytes:
+    """What stands for a file's bytes in a key."""
+    return bytes(blake2b(data, digest_size=20).digest())
+
+
+def key(config: Config, path: str, module: str | None, content: bytes, link: object) -> bytes:
+    """The key of one file's results: `content` is the `digest` of its bytes; `link` is
+    `link_input(...)`, or None unlinked."""
+    found = _prefix(config).copy()
     head = repr((path, module, link)).encode("utf-8", "surrogatepass")
-    digest.update(b"%d\0" % len(head) + head)  # the length: no text can pass for another
-    digest.update(data)
-    return bytes(digest.digest())
+    found.update(b"%d\0" % len(head) + head)  # the length: no text can pass for another
+    found.update(content)
+    return bytes(found.digest())
 
 
-@functools.cache
+_PREFIXES: dict[int, tuple[Config, Any]] = {}
+
+
 def _prefix(config: Config) -> Any:
+    # By identity: asked once or twice per file, and a config's hash is a call each time.
+    known = _PREFIXES.get(id(config))
+    if known is not None and known[0] is config:
+        return known[1]
     digest = blake2b(digest_size=20)
     digest.update(toolwire_fingerprint() + fingerprint(config))
+    _PREFIXES[id(config)] = (config, digest)
     return digest
 
 
@@ -161,6 +182,60 @@ def link_input(link: Link) -> object:
         tuple(sorted((n, _class(c)) for n, c in link.classes.items())),
         tuple(sorted(link.demanded)),
     )
+
+
+# -- file records: a file's digest without reading it ---------------------------------------
+
+Sight = tuple[bytes | None, bytes, bool]  # (the bytes, or None unread; digest; a marker)
+
+
+def sight(
+    store: ResultCache, config: Config, path: str, marked: Callable[[bytes], bool]
+) -> Sight | None:
+    """The bytes of the file at `path` (None when its record stands for them), their
+    `digest` and whether `marked` holds of them; None when it cannot be read. A file read
+    is recorded for the next run."""
+    where = os.path.abspath(path)
+    taken = time.time_ns()  # before the stat: a change after it is newer than this
+    try:
+        st = os.stat(where)
+    except OSError:
+        return None
+    stamp = (st.st_ctime_ns, st.st_mtime_ns, st.st_size, st.st_ino, st.st_dev)
+    name = _record_key(config, where)
+    known = _record(store.get(name), stamp)
+    if known is not None:
+        store.unread += 1
+        return None, known[0], known[1]
+    try:
+        with open(where, "rb") as file:  # not pathlib: once per file of the run
+            data = file.read()
+    except OSError:
+        return None
+    content, mark = digest(data), marked(data)
+    store.records[name] = ((), (stamp, content, mark, taken))
+    return data, content, mark
+
+
+def _record_key(config: Config, where: str) -> bytes:
+    found = _prefix(config).copy()
+    found.update(b"file\0" + os.fsencode(where))
+    return bytes(found.digest())
+
+
+def _record(payload: Payload | None, stamp: tuple[int, ...]) -> tuple[bytes, bool] | None:
+    """The digest and marker of a record that still stands for the file's bytes."""
+    if payload is None:
+        return None
+    try:
+        old, content, mark, taken = payload[1]
+    except (TypeError, ValueError):
+        return None
+    # The change time moves on every write (and `touch`, `utime`), so equal stamps mean
+    # equal bytes, unless the file changed again within the clock tick it was seen in.
+    if old != stamp or stamp[0] + RACY_NS >= taken or not isinstance(content, bytes):
+        return None
+    return content, bool(mark)
 
 
 # -- payloads: plain tuples, for marshal (which runs no code on load) -------------------------
@@ -233,12 +308,16 @@ def _exports(payload: Payload) -> Exports | None:
 
 
 class ResultCache:
-    """The entries of one project's cache file, and those this process added."""
+    """The entries of one project's cache file, and those this run added."""
 
     def __init__(self, file: Path | None, entries: dict[bytes, tuple[int, Payload]]) -> None:
         self.file = file
         self.entries = entries  # key -> (last used, in seconds since the epoch; payload)
-        self.fresh: dict[bytes, Payload] = {}
+        self.fresh: dict[bytes, Payload] = {}  # results this process added since `drain`
+        self.added: dict[bytes, Payload] = {}  # results the run added (this process and its
+        # workers: `absorb`)
+        self.records: dict[bytes, Payload] = {}  # file records taken this run (`sight`)
+        self.unread = 0  # files whose record stood for their bytes
 
     def get(self, key: bytes) -> Payload | None:
         found = self.fresh.get(key)
@@ -257,9 +336,15 @@ class ResultCache:
         """What this process added since the last drain (a worker hands it to the parent
         with each file's result)."""
         fresh = self.fresh
-        self.entries.update((k, (_now(), p)) for k, p in fresh.items())
         self.fresh = {}
+        self.absorb(fresh)
         return fresh
+
+    def absorb(self, fresh: dict[bytes, Payload]) -> None:
+        """Results added by this process or a worker: part of the run's, and reused."""
+        now = _now()
+        self.entries.update((k, (now, p)) for k, p in fresh.items())
+        self.added.update(fresh)
 
 
 def _now() -> int:
@@ -291,11 +376,13 @@ def _read(file: Path) -> dict[bytes, tuple[int, Payload]]:
     return entries
 
 
-def save(cache: ResultCache, added: dict[bytes, Payload]) -> str | None:
-    """Write `added` (and the last-used times of this run's hits) to the cache file,
-    merged with what another run may have written meanwhile; the problem, as a line, when
-    it cannot be. A run that added nothing writes nothing."""
+def save(cache: ResultCache) -> str | None:
+    """Write what the run added (results and file records, and the last-used times of its
+    hits) to the cache file, merged with what another run may have written meanwhile; the
+    problem, as a line, when it cannot be. A run that added nothing writes nothing."""
+    cache.drain()
     file = cache.file
+    added = {**cache.records, **cache.added}
     if file is None or not added:
         return None
     now = _now()

@@ -16,7 +16,7 @@ import re
 import sys
 import tokenize
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -138,7 +138,7 @@ def check_source(
         return _check_source(source, path, config, module, known_tools, suppress, link)
     from toolwire.lint import cache
 
-    key = cache.key(config, path, module, source, None)
+    key = cache.key(config, path, module, cache.digest(source), None)
     hit = cache.hit(store, key)
     if hit is not None:
         return hit[0]
@@ -297,9 +297,38 @@ def cached(store: ResultCache | None) -> Iterator[None]:
         _CACHE = saved
 
 
+def caching() -> bool:
+    """Inside `cached()` with a store."""
+    return _CACHE is not None
+
+
 def cache_drain() -> dict[bytes, Payload]:
     """What this process added to the cache since the last call."""
     return _CACHE.drain() if _CACHE is not None else {}
+
+
+def cache_absorb(fresh: dict[bytes, Payload]) -> None:
+    """Results a worker process added to the cache (its `cache_drain`)."""
+    if _CACHE is not None:
+        _CACHE.absorb(fresh)
+
+
+def cached_findings(unit: Unit) -> list[Finding] | None:
+    """Inside `linked()` and `cached()`, the findings of a file of the run from the cache,
+    without analysing anything: a linked module's when the cache holds its imports' too,
+    another's when its record stood for its bytes (it was not read)."""
+    if _PROJECT is None or _CACHE is None:
+        return None
+    linked = _PROJECT.answered(unit)
+    if linked is not None:
+        return linked
+    content = _PROJECT.unread(unit)
+    if content is None:
+        return None
+    from toolwire.lint import cache
+
+    hit = cache.hit(_CACHE, cache.key(unit.config, unit.display, unit.module, content, None))
+    return None if hit is None else hit[0]
 
 
 def kept_source(module: str | None, path: str) -> bytes | None:
@@ -329,41 +358,98 @@ class Project:
         from toolwire.lint.analysis.names import is_package
 
         self._units: dict[str, Unit] = {}
-        texts: dict[str, bytes] = {}
+        self._spare: dict[str, bytes] = {}  # bytes read of the files not linked
+        self._unread: dict[str, bytes] = {}  # display path -> digest, when its record stood
+        self._found: dict[int, Callable[[bytes], bool]] = {}  # by id: units hold configs
+        texts: dict[str, bytes | None] = {}
+        marks: dict[str, bool | None] = {}
         twice = set()
         for unit in units:
-            if unit.module is None:
-                continue
-            if unit.module in self._units:
+            if unit.module is None and _CACHE is None:
+                continue  # read by its own check: in a worker, when there are workers
+            if unit.module is not None and unit.module in self._units:
                 twice.add(unit.module)  # two files, one module name: neither is linked
                 continue
-            try:
-                with open(unit.path, "rb") as file:  # not pathlib: once per file of the run
-                    texts[unit.module] = file.read()
-            except OSError:
+            seen = self._see(unit)
+            if seen is None:
                 continue
+            if unit.module is None:
+                if seen[0] is not None:
+                    self._spare[unit.display] = seen[0]
+                continue
+            texts[unit.module], marks[unit.module] = seen
             self._units[unit.module] = unit
         for module in twice:
             del self._units[module], texts[module]
         # Linking starts from the modules whose text may hold a result: with none, there
         # is nothing to link and no import to read.
         # The bytes read are kept for `check_file` either way: each file is read once.
-        self._spare: dict[str, bytes] = {}
-        found = {id(u.config): markers(u.config).found for u in self._units.values()}
-        if not any(found[id(self._units[m].config)](data) for m, data in texts.items()):
-            self._spare = {self._units[m].display: data for m, data in texts.items()}
+        if not any(self._marked(m, texts[m], marks[m]) for m in texts):
+            self._spare.update((self._units[m].display, d) for m, d in texts.items() if d)
             self._units.clear()
             texts.clear()
+        data = self._read_all(texts)
         scans = {
-            m: scan(data, m, markers(self._units[m].config), is_package(self._units[m].path))
-            for m, data in texts.items()
+            m: scan(d, m, markers(self._units[m].config), is_package(self._units[m].path))
+            for m, d in data.items()
         }
         self.graph: Graph = Graph(scans)
         self._done: dict[str, list[Finding]] = {}
         self._exports: dict[str, Exports] = {}
         # Each module is checked from the bytes this pass read, so the import graph and
         # the findings are of the same text; they are dropped at the module's own turn.
-        self._data = texts
+        self._data = data
+
+    def _see(self, unit: Unit) -> tuple[bytes | None, bool | None] | None:
+        """The bytes of `unit` (None when its cache record stands for them) and whether
+        they hold a marker (None: not yet known); None when it cannot be read."""
+        if _CACHE is None:
+            try:
+                with open(unit.path, "rb") as file:  # not pathlib: once per file of the run
+                    return file.read(), None
+            except OSError:
+                return None
+        from toolwire.lint import cache
+
+        seen = cache.sight(_CACHE, unit.config, unit.path, self._markers(unit.config))
+        if seen is None:
+            return None
+        if seen[0] is None:
+            self._unread[unit.display] = seen[1]
+        return seen[0], seen[2]
+
+    def _marked(self, module: str, data: bytes | None, mark: bool | None) -> bool:
+        if mark is not None or data is None:
+            return bool(mark)
+        return self._markers(self._units[module].config)(data)
+
+    def _markers(self, config: Config) -> Callable[[bytes], bool]:
+        """`markers(config).found`, by the config's identity (a hash is a call a file)."""
+        found = self._found.get(id(config))
+        if found is None:
+            from toolwire.lint.analysis.modules import markers
+
+            found = self._found[id(config)] = markers(config).found
+        return found
+
+    def _read_all(self, texts: dict[str, bytes | None]) -> dict[str, bytes]:
+        """The bytes of every linked module: the import graph needs them all."""
+        data: dict[str, bytes] = {}
+        for module, text in texts.items():
+            if text is None:
+                self._unread.pop(self._units[module].display, None)
+                try:
+                    with open(self._units[module].path, "rb") as file:
+                        text = file.read()
+                except OSError:
+                    del self._units[module]
+                    continue
+            data[module] = text
+        return data
+
+    def unread(self, unit: Unit) -> bytes | None:
+        """The digest of a file not linked whose cache record stood for its bytes."""
+        return self._unread.get(unit.display)
 
     def source(self, module: str | None, path: str) -> bytes | None:
         """The bytes read of `module` at `path`, when they are kept and not yet used."""
@@ -393,10 +479,44 @@ class Project:
         found = self._done[module] = self._check(unit, source)
         return found
 
+    def answered(self, unit: Unit) -> list[Finding] | None:
+        """The findings of a linked module when the cache holds them, and those of every
+        module it imports (their exports make its key); else None, as for a module not
+        linked. Nothing is analysed."""
+        module = unit.module
+        mine = self._units.get(module or "")
+        if module is None or mine is None or mine.display != unit.display:
+            return None
+        for dep in [*self.graph.order(module, self._done), module]:
+            if dep in self._done:
+                continue
+            data = self._data.get(dep)
+            if data is None:
+                return None
+            found = self._hit(self._units[dep], data, self._link(dep))[0]
+            if found is None:
+                return None
+            self._done[dep] = found
+        return self._done[module]
+
     def _check(self, unit: Unit, source: bytes | str) -> list[Finding]:
+        module = unit.module or ""
+        link = self._link(module)
+        found, key = self._hit(unit, source, link)
+        if found is not None:
+            return found
+        found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
+        self._exports[module] = link.exports
+        if _CACHE is not None and key is not None:
+            from toolwire.lint import cache
+
+            _CACHE.put(key, cache.encode(found, link.exports))
+        return found
+
+    def _link(self, module: str) -> Link:
+        """What `module` is given of the exports of the modules it imports."""
         from toolwire.lint.analysis.modules import Link
 
-        module = unit.module or ""
         link = Link(demanded=frozenset(self.graph.demanded.get(module, ())))
         tools: set[str] = set()
         wanted = self.graph.imports.get(module, set())
@@ -413,17 +533,20 @@ class Project:
                 if whole or name in wanted:
                     link.classes[name] = members
         link.tools = frozenset(tools)
-        store, key = _CACHE, None
-        if store is not None and isinstance(source, bytes):
-            from toolwire.lint import cache
+        return link
 
-            key = cache.key(unit.config, unit.display, unit.module, source, cache.link_input(link))
-            hit = cache.hit(store, key)
-            if hit is not None and hit[1] is not None:
-                self._exports[module] = hit[1]
-                return hit[0]
-        found = check_source(source, unit.display, unit.config, module=unit.module, link=link)
-        self._exports[module] = link.exports
-        if store is not None and key is not None:  # `cache` was imported with the key
-            store.put(key, cache.encode(found, link.exports))
-        return found
+    def _hit(
+        self, unit: Unit, source: bytes | str, link: Link
+    ) -> tuple[list[Finding] | None, bytes | None]:
+        """The cached findings of a linked module (its exports noted), and its key."""
+        if _CACHE is None or not isinstance(source, bytes):
+            return None, None
+        from toolwire.lint import cache
+
+        content, given = cache.digest(source), cache.link_input(link)
+        key = cache.key(unit.config, unit.display, unit.module, content, given)
+        hit = cache.hit(_CACHE, key)
+        if hit is None or hit[1] is None:
+            return None, key
+        self._exports[unit.module or ""] = hit[1]
+        return hit[0], key

@@ -407,16 +407,17 @@ def discover_all(paths: Sequence[str], config_for: ConfigFor | None = None) -> D
             continue
         path = Path(given)
         try:
-            mode = os.stat(path).st_mode
+            status = os.stat(path)
         except OSError as exc:
             walker.error(path, _link_error(path) if os.path.islink(path) else exc)
             continue
+        mode = status.st_mode
         if walker.excluded(path, is_dir=stat.S_ISDIR(mode), named=True):
             continue
         if stat.S_ISDIR(mode):
             walker.walk(path)
         elif stat.S_ISREG(mode):
-            walker.add_file(path)
+            walker.add_file(path, (status.st_dev, status.st_ino))
         else:
             walker.error(path, _not_regular(path))
     return walker.found
@@ -444,4 +445,9 @@ def real_path(path: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _real_directory(directory: str) -> str:
-    return os.path.realpath(directory)
+    """`os.path.realpath` of an absolute, normalised directory, from its parent's: one
+    `lstat` per directory of the run, not one per component of each."""
+    parent = os.path.dirname(directory)
+    if parent == directory or os.path.islink(directory):
+        return os.path.realpath(directory)
+    return os.path.join(_real_directory(parent), os.path.basename(directory))

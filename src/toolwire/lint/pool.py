@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, TypeVar
@@ -20,11 +21,13 @@ from toolwire.lint.engine import batch_gc
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
+    from multiprocessing.context import BaseContext
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
 
 CHUNKS_PER_JOB = 4  # small enough to balance, large enough to amortise the pickling
+COST_CHUNKS_PER_JOB = 12  # with costs known, the last chunks are the cheap ones
 
 
 def _no_progress(done: int) -> None:
@@ -42,10 +45,29 @@ def _run_chunk(fn: Callable[[_T], _R], chunk: Sequence[_T]) -> list[_R]:
     return [fn(item) for item in chunk]
 
 
-def _arrived(results: list[_R], start: int, each: Callable[[int, _R], None] | None) -> None:
-    if each is not None:
-        for offset, result in enumerate(results):
-            each(start + offset, result)
+def _chunks(count: int, jobs: int, cost: Sequence[float] | None) -> list[list[int]]:
+    """The item indices of each chunk, in the order they are handed out.
+
+    Without `cost`, `CHUNKS_PER_JOB` runs of neighbours (neighbours often share work, such
+    as the modules one imports). With it, the costliest items first and each chunk about
+    the same cost, `COST_CHUNKS_PER_JOB` of them a worker: the run then ends on a few
+    cheap items, not on one slow file handed out last.
+    """
+    share = sum(cost) / (jobs * COST_CHUNKS_PER_JOB) if cost is not None else 0.0
+    if cost is None or share <= 0:  # no cost known (or all nil): runs of neighbours
+        size = max(1, math.ceil(count / (jobs * CHUNKS_PER_JOB)))
+        return [list(range(i, min(i + size, count))) for i in range(0, count, size)]
+    order = sorted(range(count), key=lambda i: cost[i], reverse=True)
+    chunks: list[list[int]] = []
+    current: list[int] = []
+    weight = 0.0
+    for index in order:
+        current.append(index)
+        weight += cost[index]
+        if weight >= share:
+            chunks.append(current)
+            current, weight = [], 0.0
+    return [*chunks, current] if current else chunks
 
 
 def parallel_map(
@@ -54,9 +76,11 @@ def parallel_map(
     jobs: int,
     advance: Callable[[int], None] = _no_progress,
     each: Callable[[int, _R], None] | None = None,
+    cost: Sequence[float] | None = None,
 ) -> list[_R]:
     """`[fn(item) for item in items]` in up to `jobs` processes; `advance(n)` as items finish,
     and `each(index, result)` in this process as each result arrives (in any order).
+    `cost` (one number an item, such as its size) hands out the costliest items first.
 
     `fn` and the items must pickle (a module-level function and plain data).
     """
@@ -74,32 +98,50 @@ def parallel_map(
 
     from toolwire.lint import writes
 
-    size = max(1, math.ceil(len(items) / (jobs * CHUNKS_PER_JOB)))
-    chunks = [items[i : i + size] for i in range(0, len(items), size)]
+    chunks = _chunks(len(items), jobs, cost)
     work = partial(_run_chunk, fn)
-    done: dict[int, list[_R]] = {}
+    out: dict[int, _R] = {}
+
+    def arrived(chunk: list[int], results: list[_R]) -> None:
+        for index, result in zip(chunk, results, strict=True):
+            out[index] = result
+            if each is not None:
+                each(index, result)
+        advance(len(chunk))
+
     try:
         stop = multiprocessing.RawValue("b", 0)
         writes.share_stop(stop)
         with ProcessPoolExecutor(
-            max_workers=jobs, initializer=_init_worker, initargs=(os.getpid(), stop)
+            max_workers=jobs,
+            mp_context=_context(),
+            initializer=_init_worker,
+            initargs=(os.getpid(), stop),
         ) as pool:
-            futures: dict[Future[list[_R]], int] = {
-                pool.submit(work, chunk): index for index, chunk in enumerate(chunks)
+            futures: dict[Future[list[_R]], list[int]] = {
+                pool.submit(work, [items[i] for i in chunk]): chunk for chunk in chunks
             }
             for future in as_completed(futures):
-                index = futures[future]
+                chunk = futures.pop(future)
                 try:
-                    done[index] = future.result()
+                    results = future.result()
                 except Exception:  # a dead worker or a pickling failure: redo it here
-                    done[index] = work(chunks[index])
-                _arrived(done[index], index * size, each)
-                advance(len(chunks[index]))
+                    results = work([items[i] for i in chunk])
+                arrived(chunk, results)
     except OSError:  # no process pool on this platform
         pass
-    for index, chunk in enumerate(chunks):
-        if index not in done:
-            done[index] = work(chunk)
-            _arrived(done[index], index * size, each)
-            advance(len(chunk))
-    return [result for index in range(len(chunks)) for result in done[index]]
+    for chunk in chunks:
+        if chunk and chunk[0] not in out:
+            arrived(chunk, work([items[i] for i in chunk]))
+    return [out[index] for index in range(len(items))]
+
+
+def _context() -> BaseContext | None:
+    """fork where the platform has it: a worker starts with what the parent loaded and
+    the state it set (`engine.linked`, `engine.cached`), instead of importing it all
+    again (Python 3.14 makes forkserver the default on Linux)."""
+    import multiprocessing
+
+    if sys.platform == "linux":
+        return multiprocessing.get_context("fork")
+    return None

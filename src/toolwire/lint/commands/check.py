@@ -30,8 +30,11 @@ from toolwire.lint.commands import (
 from toolwire.lint.config import Config, ConfigError, ConfigResolver, code_problem
 from toolwire.lint.engine import (
     batch_gc,
+    cache_absorb,
     cache_drain,
     cached,
+    cached_findings,
+    caching,
     check_source,
     kept_source,
     linked,
@@ -161,7 +164,9 @@ def _split_codes(
 
 
 @click.command("check")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+# Not click.Path: it stats every path (and fails an unreadable one as a usage error); the
+# walk reports a bad path as a TW000 of its own and goes on.
+@click.argument("paths", nargs=-1, type=str)
 @click.option(
     "--format",
     "output_format",
@@ -390,7 +395,7 @@ def run(
         files = [f for f in files if str(f) != STDIN]
     results = [_check_stdin(stdin_task)] if stdin_task is not None else []
     with _cached_run(caching if fix is None else Caching(False), configs, cwd, len(tasks)):
-        found, outcomes, before = _check_tree(tasks, _job_count(jobs, len(tasks)), fix)
+        found, outcomes, before = _check_tree(tasks, jobs, fix)
     results += found
     if fix == "diff":
         return _write_diff(results, crashes, outcomes, input_errors, output)
@@ -559,10 +564,36 @@ def _check_all(tasks: Sequence[Task], jobs: int, work: Callable[[Task], _R]) -> 
     """Results in the order of `tasks`, checked in `jobs` processes."""
     if not tasks:
         return []
+    cost = [_size(task.path) for task in tasks] if jobs > 1 else None
     if not show_progress(len(tasks)):
-        return parallel_map(work, tasks, jobs)
+        return parallel_map(work, tasks, jobs, cost=cost)
     with click.progressbar(length=len(tasks), label="toolwire", file=sys.stderr) as bar:
-        return parallel_map(work, tasks, jobs, bar.update)
+        return parallel_map(work, tasks, jobs, bar.update, cost=cost)
+
+
+def _size(path: str) -> float:
+    """What checking a file costs, about: its size (the largest are handed out first)."""
+    try:
+        return float(os.stat(path).st_size)
+    except OSError:
+        return 0.0
+
+
+def _check_cached(tasks: Sequence[Task], jobs_option: int | None) -> list[FileResult]:
+    """The results the cache answers without reading a file, then the others, in workers
+    when there are enough of them (a warm run starts none)."""
+    results: dict[int, FileResult] = {}
+    for index, task in enumerate(tasks):
+        found = cached_findings(task)
+        if found is not None:
+            results[index] = (found, [])
+    rest = [index for index in range(len(tasks)) if index not in results]
+    work = [tasks[index] for index in rest]
+    rows = _check_all(work, _job_count(jobs_option, len(work)), check_file_cached)
+    for index, (result, fresh) in zip(rest, rows, strict=True):
+        results[index] = result
+        cache_absorb(fresh)
+    return [results[index] for index in range(len(tasks))]
 
 
 def _check_stdin(task: Task) -> FileResult:
@@ -573,7 +604,7 @@ def _check_stdin(task: Task) -> FileResult:
 
 
 def _check_tree(
-    tasks: Sequence[Task], jobs: int, mode: FixMode | None
+    tasks: Sequence[Task], jobs_option: int | None, mode: FixMode | None
 ) -> tuple[list[FileResult], list[FileOutcome], int]:
     """(the findings that remain, what each fix did, how many findings there were first).
 
@@ -581,14 +612,12 @@ def _check_tree(
     its module exports to the others, so the tree is checked (and fixed) again until
     nothing changes.
     """
+    jobs = _job_count(jobs_option, len(tasks))
     if mode is None:
         with linked(tasks):  # each module sees what the modules it imports export
-            if _CACHE_ADDED is None:
+            if not caching():
                 return _check_all(tasks, jobs, check_file), [], 0
-            rows = _check_all(tasks, jobs, check_file_cached)
-        for _, fresh in rows:
-            _CACHE_ADDED.update(fresh)
-        return [result for result, _ in rows], [], 0
+            return _check_cached(tasks, jobs_option), [], 0
     plan = [replace(task, fix=mode) for task in tasks]
     outcomes: dict[str, FileOutcome] = {}  # the last round's word on each file
     before: int | None = None
@@ -606,13 +635,8 @@ def _check_tree(
         return _check_all(tasks, jobs, check_file), list(outcomes.values()), before or 0
 
 
-# What the workers added to the cache in this run (each file of the run one entry).
-_CACHE_ADDED: dict[bytes, Payload] | None = None
-
-
 def _open_cache(caching: Caching, configs: ConfigResolver, cwd: Path) -> ResultCache | None:
     """The result cache of the project (its config's directory, else `cwd`), or None."""
-    global _CACHE_ADDED
     if not caching.enabled:
         return None
     from toolwire.lint import cache
@@ -623,7 +647,6 @@ def _open_cache(caching: Caching, configs: ConfigResolver, cwd: Path) -> ResultC
         source = None
     root = source.parent if source is not None else cwd
     directory = caching.directory or cache.default_dir()
-    _CACHE_ADDED = {}
     return cache.load(cache.cache_file(directory.absolute(), root))
 
 
@@ -639,15 +662,16 @@ def _cached_run(caching: Caching, configs: ConfigResolver, cwd: Path, files: int
 
 def _close_cache(store: ResultCache, caching: Caching, files: int) -> None:
     """Write what this run added; a cache that cannot be written is no error (`-v` says)."""
-    global _CACHE_ADDED
     from toolwire.lint import cache
 
-    added, _CACHE_ADDED = _CACHE_ADDED or {}, None
-    problem = cache.save(store, added)
+    problem = cache.save(store)
     if caching.verbose:
-        reused = max(0, files - len(added))
+        analysed = len(store.added)
+        reused = max(0, files - analysed)
+        unread = f", {store.unread} not read" if store.unread else ""
         click.echo(
-            f"toolwire: cache: {len(added)} analysed, {reused} reused ({escape(str(store.file))})",
+            f"toolwire: cache: {analysed} analysed, {reused} reused{unread} "
+            f"({escape(str(store.file))})",
             err=True,
         )
         if problem:
