@@ -18,6 +18,7 @@ from toolwire.lint.analysis.names import (
     matches,
     module_level,
 )
+from toolwire.lint.analysis.tool_lists import Reader, ToolLists, readers
 from toolwire.lint.model import Model
 
 
@@ -245,6 +246,7 @@ class ToolShapeFacts:
         if self._handed is None:
             shapes = self._shapes
             found: set[int] = set()
+            lists = ToolLists(self._tree, shapes.readers) if shapes.readers else None
             if shapes.factories[0] or shapes.list_factories:
                 functions = {
                     s.name: s
@@ -259,9 +261,9 @@ class ToolShapeFacts:
                         owner = self._instance_of(call.func.value)
                         if owner:  # `mcp.add_tool(f)` where `mcp = FastMCP()`
                             dotted = f"{owner}.{call.func.attr}"
-                    for value in _handed(call, dotted, shapes) if dotted is not None else ():
-                        if isinstance(value, ast.Name) and value.id in functions:
-                            found.add(id(functions[value.id]))
+                    for name in _handed(call, dotted, shapes, lists) if dotted is not None else ():
+                        if name in functions:
+                            found.add(id(functions[name]))
             self._handed = frozenset(found)
         return self._handed
 
@@ -291,9 +293,10 @@ class ToolShapeFacts:
                 ):
                     continue
                 dotted = f"{inner[call.func.value.id]}.{call.func.attr}"
-                for value in _handed(call, dotted, self._shapes):
-                    if isinstance(value, ast.Name) and value.id in defined:
-                        found.add(id(defined[value.id]))
+                # a module's list constant names module-level functions: not followed here
+                for name in _handed(call, dotted, self._shapes, None):
+                    if name in defined:
+                        found.add(id(defined[name]))
         self._handed_local = frozenset(found)
         return self._handed_local
 
@@ -351,6 +354,7 @@ class _ToolShapes:
     adapters: Matcher  # toolwire's adapters: a tool under one returns a ToolResult
     native: Matcher  # the presets' own result types, which their tools may return
     pairs: tuple[tuple[str, str], ...]  # `content-and-artifact` (keyword, value)
+    readers: tuple[Reader, ...]  # the tool list arguments, for `ToolLists`
 
     @property
     def any(self) -> bool:
@@ -399,28 +403,33 @@ def tool_shapes(model: Model) -> _ToolShapes:
         class_matcher(tuple(f.adapter for f in functions)),
         class_matcher(tuple(n for t in model.result_types if t.framework for n in t.names)),
         tuple((k, v) for k, _, v in (p.partition("=") for p in model.content_and_artifact)),
+        tuple(readers((f.factories, f.factory_lists) for f in functions if f.factory_lists)),
     )
 
 
-def _handed(call: ast.Call, dotted: str, shapes: _ToolShapes) -> list[ast.expr]:
-    """What `call` (of `dotted`) hands to a tool factory: its first argument or one of
-    `factory-keywords`, or the items of a list of `factory-lists` (`Agent(tools=[f])`)."""
-    given: list[ast.expr] = []
-    for matcher, lists in shapes.list_factories:
+def _handed(call: ast.Call, dotted: str, shapes: _ToolShapes, lists: ToolLists | None) -> list[str]:
+    """The names `call` (of `dotted`) hands to a tool factory: its first argument or one of
+    `factory-keywords`, or the items of a list of `factory-lists` (`Agent(tools=[f])`),
+    written in the call or a constant `lists` proves fixed (`tools=TOOLS`)."""
+    given: list[str] = []
+    for matcher, specs in shapes.list_factories:
         if not matches(dotted, matcher):
             continue
-        for at, name in lists:
+        for at, name in specs:
             values = [k.value for k in call.keywords if k.arg == name]
             if at is not None and len(call.args) > at:
                 if not any(isinstance(a, ast.Starred) for a in call.args[: at + 1]):
                     values.append(call.args[at])
             for value in values:
-                if isinstance(value, ast.List | ast.Tuple):
-                    given += [e for e in value.elts if isinstance(e, ast.Name)]
+                if lists is not None:
+                    given += lists.expand(value)[0]
+                elif isinstance(value, ast.List | ast.Tuple):
+                    given += [e.id for e in value.elts if isinstance(e, ast.Name)]
     if matches(dotted, shapes.factories):
-        given += [k.value for k in call.keywords if k.arg in shapes.factory_keywords]
+        handed = [k.value for k in call.keywords if k.arg in shapes.factory_keywords]
         if call.args and not isinstance(call.args[0], ast.Starred):
-            given.append(call.args[0])
+            handed.append(call.args[0])
+        given += [v.id for v in handed if isinstance(v, ast.Name)]
     return given
 
 
