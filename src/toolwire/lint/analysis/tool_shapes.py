@@ -35,6 +35,7 @@ class ToolShapeFacts:
     _handed: frozenset[int] | None
     _handed_local: frozenset[int] | None
     _pair_classes: dict[str, bool]
+    _listed_by: dict[int, str] | None = None  # a function handed to a listed call -> why
 
     def returns_to_wire(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None, value: ast.expr
@@ -133,6 +134,42 @@ class ToolShapeFacts:
         elif not tool and cls is not None:
             tool = self._is_tool_method(node, cls)
         return tool
+
+    def listed_reason(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None
+    ) -> str:
+        """Why `node`, a tool of a `[[listed-tools]]` shape, is migrated by hand ("" when
+        it is none): a handler under `@server.call_tool()` on a known instance, or a
+        module-level function handed to a call that builds a tool by hand
+        (`FunctionTool(..., on_invoke_tool=run)`)."""
+        shapes = self._shapes
+        for decorator in node.decorator_list if shapes.listed_decorators else ():
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if isinstance(target, ast.Attribute):
+                owner = self._instance_of(target.value, node)
+                for matcher, reason in shapes.listed_decorators if owner else ():
+                    if matches(f"{owner}.{target.attr}", matcher):
+                        return reason
+        if cls is not None or not shapes.listed_calls:
+            return ""
+        if self._listed_by is None:
+            functions = {
+                s.name: s
+                for s in module_level(self._tree.body)
+                if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+            }
+            found: dict[int, str] = {}
+            for call in ast.walk(self._tree):
+                dotted = self.names.qualify(call.func) if isinstance(call, ast.Call) else None
+                for matcher, reason in shapes.listed_calls if dotted else ():
+                    if not matches(dotted or "", matcher):
+                        continue
+                    assert isinstance(call, ast.Call)
+                    for value in [*call.args, *(k.value for k in call.keywords)]:
+                        if isinstance(value, ast.Name) and value.id in functions:
+                            found.setdefault(id(functions[value.id]), reason)
+            self._listed_by = found
+        return self._listed_by.get(id(node), "")
 
     def _is_tool_method(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> bool:
         for base in self._ancestors(cls):
@@ -355,6 +392,9 @@ class _ToolShapes:
     native: Matcher  # the presets' own result types, which their tools may return
     pairs: tuple[tuple[str, str], ...]  # `content-and-artifact` (keyword, value)
     readers: tuple[Reader, ...]  # the tool list arguments, for `ToolLists`
+    # `[[listed-tools]]`: `Class.attribute` decorators, and calls, each with its reason
+    listed_decorators: tuple[tuple[Matcher, str], ...]
+    listed_calls: tuple[tuple[Matcher, str], ...]
 
     @property
     def any(self) -> bool:
@@ -390,7 +430,9 @@ def tool_shapes(model: Model) -> _ToolShapes:
             for c in classes
             if c.methods_from
         ),
-        class_matcher(tuple(i for f in functions for i in sorted(f.instances))),
+        class_matcher(
+            tuple(i for f in (*functions, *model.listed_tools) for i in sorted(f.instances))
+        ),
         class_matcher(
             tuple(n for f in functions if not f.factory_lists for n in sorted(f.factories))
         ),
@@ -404,6 +446,17 @@ def tool_shapes(model: Model) -> _ToolShapes:
         class_matcher(tuple(n for t in model.result_types if t.framework for n in t.names)),
         tuple((k, v) for k, _, v in (p.partition("=") for p in model.content_and_artifact)),
         tuple(readers((f.factories, f.factory_lists) for f in functions if f.factory_lists)),
+        tuple(
+            (
+                class_matcher(tuple(f"{i}.{a}" for i in sorted(t.instances) for a in t.attributes)),
+                t.reason,
+            )
+            for t in model.listed_tools
+            if t.instances and t.attributes
+        ),
+        tuple(
+            (class_matcher(tuple(sorted(t.calls))), t.reason) for t in model.listed_tools if t.calls
+        ),
     )
 
 
