@@ -431,7 +431,10 @@ def tool_shapes(model: Model) -> _ToolShapes:
             if c.methods_from
         ),
         class_matcher(
-            tuple(i for f in (*functions, *model.listed_tools) for i in sorted(f.instances))
+            (
+                *(i for f in functions for i in sorted(f.instances)),
+                *(i for t in model.listed_tools for i in sorted(t.instances)),
+            )
         ),
         class_matcher(
             tuple(n for f in functions if not f.factory_lists for n in sorted(f.factories))
