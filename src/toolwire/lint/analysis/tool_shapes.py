@@ -18,6 +18,7 @@ from toolwire.lint.analysis.names import (
     matches,
     module_level,
 )
+from toolwire.lint.analysis.tool_lists import Reader, ToolLists, readers
 from toolwire.lint.model import Model
 
 
@@ -34,6 +35,7 @@ class ToolShapeFacts:
     _handed: frozenset[int] | None
     _handed_local: frozenset[int] | None
     _pair_classes: dict[str, bool]
+    _listed_by: dict[int, str] | None = None  # a function handed to a listed call -> why
 
     def returns_to_wire(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None, value: ast.expr
@@ -132,6 +134,42 @@ class ToolShapeFacts:
         elif not tool and cls is not None:
             tool = self._is_tool_method(node, cls)
         return tool
+
+    def listed_reason(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None
+    ) -> str:
+        """Why `node`, a tool of a `[[listed-tools]]` shape, is migrated by hand ("" when
+        it is none): a handler under `@server.call_tool()` on a known instance, or a
+        module-level function handed to a call that builds a tool by hand
+        (`FunctionTool(..., on_invoke_tool=run)`)."""
+        shapes = self._shapes
+        for decorator in node.decorator_list if shapes.listed_decorators else ():
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if isinstance(target, ast.Attribute):
+                owner = self._instance_of(target.value, node)
+                for matcher, reason in shapes.listed_decorators if owner else ():
+                    if matches(f"{owner}.{target.attr}", matcher):
+                        return reason
+        if cls is not None or not shapes.listed_calls:
+            return ""
+        if self._listed_by is None:
+            functions = {
+                s.name: s
+                for s in module_level(self._tree.body)
+                if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+            }
+            found: dict[int, str] = {}
+            for call in ast.walk(self._tree):
+                dotted = self.names.qualify(call.func) if isinstance(call, ast.Call) else None
+                for matcher, reason in shapes.listed_calls if dotted else ():
+                    if not matches(dotted or "", matcher):
+                        continue
+                    assert isinstance(call, ast.Call)
+                    for value in [*call.args, *(k.value for k in call.keywords)]:
+                        if isinstance(value, ast.Name) and value.id in functions:
+                            found.setdefault(id(functions[value.id]), reason)
+            self._listed_by = found
+        return self._listed_by.get(id(node), "")
 
     def _is_tool_method(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> bool:
         for base in self._ancestors(cls):
@@ -245,6 +283,7 @@ class ToolShapeFacts:
         if self._handed is None:
             shapes = self._shapes
             found: set[int] = set()
+            lists = ToolLists(self._tree, shapes.readers) if shapes.readers else None
             if shapes.factories[0] or shapes.list_factories:
                 functions = {
                     s.name: s
@@ -259,9 +298,9 @@ class ToolShapeFacts:
                         owner = self._instance_of(call.func.value)
                         if owner:  # `mcp.add_tool(f)` where `mcp = FastMCP()`
                             dotted = f"{owner}.{call.func.attr}"
-                    for value in _handed(call, dotted, shapes) if dotted is not None else ():
-                        if isinstance(value, ast.Name) and value.id in functions:
-                            found.add(id(functions[value.id]))
+                    for name in _handed(call, dotted, shapes, lists) if dotted is not None else ():
+                        if name in functions:
+                            found.add(id(functions[name]))
             self._handed = frozenset(found)
         return self._handed
 
@@ -291,9 +330,10 @@ class ToolShapeFacts:
                 ):
                     continue
                 dotted = f"{inner[call.func.value.id]}.{call.func.attr}"
-                for value in _handed(call, dotted, self._shapes):
-                    if isinstance(value, ast.Name) and value.id in defined:
-                        found.add(id(defined[value.id]))
+                # a module's list constant names module-level functions: not followed here
+                for name in _handed(call, dotted, self._shapes, None):
+                    if name in defined:
+                        found.add(id(defined[name]))
         self._handed_local = frozenset(found)
         return self._handed_local
 
@@ -351,6 +391,10 @@ class _ToolShapes:
     adapters: Matcher  # toolwire's adapters: a tool under one returns a ToolResult
     native: Matcher  # the presets' own result types, which their tools may return
     pairs: tuple[tuple[str, str], ...]  # `content-and-artifact` (keyword, value)
+    readers: tuple[Reader, ...]  # the tool list arguments, for `ToolLists`
+    # `[[listed-tools]]`: `Class.attribute` decorators, and calls, each with its reason
+    listed_decorators: tuple[tuple[Matcher, str], ...]
+    listed_calls: tuple[tuple[Matcher, str], ...]
 
     @property
     def any(self) -> bool:
@@ -386,7 +430,12 @@ def tool_shapes(model: Model) -> _ToolShapes:
             for c in classes
             if c.methods_from
         ),
-        class_matcher(tuple(i for f in functions for i in sorted(f.instances))),
+        class_matcher(
+            (
+                *(i for f in functions for i in sorted(f.instances)),
+                *(i for t in model.listed_tools for i in sorted(t.instances)),
+            )
+        ),
         class_matcher(
             tuple(n for f in functions if not f.factory_lists for n in sorted(f.factories))
         ),
@@ -399,28 +448,44 @@ def tool_shapes(model: Model) -> _ToolShapes:
         class_matcher(tuple(f.adapter for f in functions)),
         class_matcher(tuple(n for t in model.result_types if t.framework for n in t.names)),
         tuple((k, v) for k, _, v in (p.partition("=") for p in model.content_and_artifact)),
+        tuple(readers((f.factories, f.factory_lists) for f in functions if f.factory_lists)),
+        tuple(
+            (
+                class_matcher(tuple(f"{i}.{a}" for i in sorted(t.instances) for a in t.attributes)),
+                t.reason,
+            )
+            for t in model.listed_tools
+            if t.instances and t.attributes
+        ),
+        tuple(
+            (class_matcher(tuple(sorted(t.calls))), t.reason) for t in model.listed_tools if t.calls
+        ),
     )
 
 
-def _handed(call: ast.Call, dotted: str, shapes: _ToolShapes) -> list[ast.expr]:
-    """What `call` (of `dotted`) hands to a tool factory: its first argument or one of
-    `factory-keywords`, or the items of a list of `factory-lists` (`Agent(tools=[f])`)."""
-    given: list[ast.expr] = []
-    for matcher, lists in shapes.list_factories:
+def _handed(call: ast.Call, dotted: str, shapes: _ToolShapes, lists: ToolLists | None) -> list[str]:
+    """The names `call` (of `dotted`) hands to a tool factory: its first argument or one of
+    `factory-keywords`, or the items of a list of `factory-lists` (`Agent(tools=[f])`),
+    written in the call or a constant `lists` proves fixed (`tools=TOOLS`)."""
+    given: list[str] = []
+    for matcher, specs in shapes.list_factories:
         if not matches(dotted, matcher):
             continue
-        for at, name in lists:
+        for at, name in specs:
             values = [k.value for k in call.keywords if k.arg == name]
             if at is not None and len(call.args) > at:
                 if not any(isinstance(a, ast.Starred) for a in call.args[: at + 1]):
                     values.append(call.args[at])
             for value in values:
-                if isinstance(value, ast.List | ast.Tuple):
-                    given += [e for e in value.elts if isinstance(e, ast.Name)]
+                if lists is not None:
+                    given += lists.expand(value)[0]
+                elif isinstance(value, ast.List | ast.Tuple):
+                    given += [e.id for e in value.elts if isinstance(e, ast.Name)]
     if matches(dotted, shapes.factories):
-        given += [k.value for k in call.keywords if k.arg in shapes.factory_keywords]
+        handed = [k.value for k in call.keywords if k.arg in shapes.factory_keywords]
         if call.args and not isinstance(call.args[0], ast.Starred):
-            given.append(call.args[0])
+            handed.append(call.args[0])
+        given += [v.id for v in handed if isinstance(v, ast.Name)]
     return given
 
 

@@ -26,6 +26,10 @@ class ToolReturnsStr(Check):
             name = f"{cls.name}.{node.name}" if cls is not None else node.name
             text = message(self.code, "tool-returns-str", name=name, result="ToolResult")
             self.report(ctx, node, text, fix="tool-returns")
+        elif (why := ctx.facts.listed_reason(node, cls)) and not _installed(ctx.path):
+            # a shape migrate lists and never rewrites: the preset's reason says what to do
+            name = f"{cls.name}.{node.name}" if cls is not None else node.name
+            self.report(ctx, node, message(self.code, "listed-returns-str", name=name, why=why))
 
     visit_AsyncFunctionDef = visit_FunctionDef
 

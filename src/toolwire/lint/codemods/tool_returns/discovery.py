@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper
 
+from toolwire.lint.analysis.tool_lists import ToolLists, readers
 from toolwire.lint.codemods.names import ModuleNames, dotted, target_names
 from toolwire.lint.codemods.tool_returns.structure import (
     ToolClass,
@@ -434,6 +436,7 @@ def factory_tools(
     names: ModuleNames,
     shapes: Sequence[FunctionShape],
     imported: Mapping[str, str] | None = None,
+    constants: ListConstants | None = None,
 ) -> list[FactoryTool]:
     """Functions handed to a framework factory (`FunctionTool.from_defaults(fn=f)`), or to a
     method of an instance that makes tools (`mcp.add_tool(f)` where `mcp = FastMCP(...)`).
@@ -450,7 +453,7 @@ def factory_tools(
     handed: dict[str, list[tuple[cst.Call, FunctionShape, cst.Name, str]]] = {}
     for node, bound in _block_calls(tree, names, imported):
         shape, refused = _handing_shape(node, names, shapes, bound)
-        for value in handed_names(node, shape) if shape is not None else ():
+        for value in handed_names(node, shape, constants) if shape is not None else ():
             assert shape is not None
             if value.value in functions:
                 handed.setdefault(value.value, []).append((node, shape, value, refused))
@@ -477,29 +480,123 @@ def unread_lists(
     names: ModuleNames,
     shapes: Sequence[FunctionShape],
     imported: Mapping[str, str] | None = None,
+    constants: ListConstants | None = None,
 ) -> list[tuple[cst.Call, str, str]]:
-    """Calls that take a list of tool functions (`Agent(tools=...)`) given something other
-    than a literal list (`tools=TOOLS`): the call as shown, and why it is not followed."""
+    """Calls that take a list of tool functions (`Agent(tools=...)`) given a list migrate
+    cannot read whole (`tools=make()`, a constant that may change): the call as shown,
+    and why it is not followed."""
+    constants = constants or ListConstants(tree, None, shapes)
     found: list[tuple[cst.Call, str, str]] = []
     for node, bound in _block_calls(tree, names, imported):
         shape, _ = _handing_shape(node, names, shapes, bound)
         for keyword, value in _list_arguments(node, shape) if shape is not None else ():
-            if isinstance(value, cst.List | cst.Tuple) or (
-                isinstance(value, cst.Name) and value.value == "None"
-            ):
-                continue  # a literal list, or no tools
+            if isinstance(value, cst.Name) and value.value == "None":
+                continue  # no tools
+            why = constants.names(value)[1]
+            if not why:
+                continue  # a literal list, or a constant proved fixed
             code = cst.Module([]).code_for_node(value)
             shown = f"{dotted(node.func) or 'call'}({keyword}={code})"
             found.append(
                 (
                     node,
                     shown,
-                    f"`{code}` is not a literal list, and migrate does not "
-                    "follow it: the tools in it are left as they are; list them in the "
-                    "call or wrap them by hand",
+                    f"{why}, so migrate does not follow `{code}`: the tools in it are left as "
+                    "they are; list them in the call or wrap them by hand",
                 )
             )
     return found
+
+
+class ListConstants:
+    """The module's tool list constants (`TOOLS = [f, g]`) as `analysis.tool_lists` proves
+    them fixed (the check's own answer), with the libcst names of their items."""
+
+    def __init__(
+        self, tree: cst.Module, source: str | None, shapes: Sequence[FunctionShape]
+    ) -> None:
+        self._tree = tree
+        self._source = source
+        self._readers = readers((f.factories, f.factory_lists) for f in shapes if f.factory_lists)
+        self._lists: ToolLists | None = None
+        self._displays: dict[str, cst.List | cst.Tuple] = {}
+        self._functions: frozenset[str] = frozenset()
+
+    def names(self, value: cst.BaseExpression) -> tuple[list[cst.Name], str]:
+        """The function names a tool list argument gives (a display, possibly with
+        `*CONSTANT`, or a constant), and why some are not known ("" when all are)."""
+        if isinstance(value, cst.Name):
+            return self._constant(value.value)
+        if not isinstance(value, cst.List | cst.Tuple):
+            return [], "it is not a list written in the call or in this module"
+        found: list[cst.Name] = []
+        unknown = ""
+        for element in value.elements:
+            if isinstance(element, cst.StarredElement):
+                spread = element.value
+                if isinstance(spread, cst.Name):
+                    listed, why = self._constant(spread.value)
+                else:
+                    listed, why = [], "it spreads a value that is not a list of this module"
+                found += listed
+                unknown = unknown or why
+            elif isinstance(element.value, cst.Name):
+                found.append(element.value)
+        return found, unknown
+
+    def _constant(self, name: str) -> tuple[list[cst.Name], str]:
+        lists = self._read()
+        if lists is None:
+            return [], "the module does not parse as Python"
+        listed, why = lists.items(name)
+        if why:
+            return [], why
+        found: list[cst.Name] = []
+        stack, seen = [name], set()
+        while stack:
+            display = self._displays.get(stack.pop())
+            if display is None or id(display) in seen:
+                continue
+            seen.add(id(display))
+            for element in display.elements:
+                item = element.value
+                if isinstance(item, cst.Name) and isinstance(element, cst.StarredElement):
+                    stack.append(item.value)
+                elif isinstance(item, cst.Name) and item.value in self._functions:
+                    found.append(item)  # a module-level function, as the constant's scope
+        return [n for n in found if n.value in listed], ""
+
+    def _read(self) -> ToolLists | None:
+        if self._lists is None:
+            try:
+                module = ast.parse(self._source if self._source is not None else self._tree.code)
+            except (SyntaxError, ValueError):
+                return None
+            self._lists = ToolLists(module, self._readers)
+            for statement in self._tree.body:
+                for small in (
+                    statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
+                ):
+                    target = _single_target(small)
+                    value = getattr(small, "value", None)
+                    if target and isinstance(value, cst.List | cst.Tuple):
+                        self._displays[target] = value
+            self._functions = frozenset(
+                s.name.value
+                for s in flat_statements(self._tree.body)
+                if isinstance(s, cst.FunctionDef)
+            )
+        return self._lists
+
+
+def _single_target(small: cst.BaseSmallStatement) -> str | None:
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        target = small.targets[0].target
+    elif isinstance(small, cst.AnnAssign):
+        target = small.target
+    else:
+        return None
+    return target.value if isinstance(target, cst.Name) else None
 
 
 def _list_arguments(
@@ -515,9 +612,12 @@ def _list_arguments(
             yield name, positional[at].value
 
 
-def handed_names(call: cst.Call, shape: FunctionShape) -> Iterator[cst.Name]:
+def handed_names(
+    call: cst.Call, shape: FunctionShape, constants: ListConstants | None = None
+) -> Iterator[cst.Name]:
     """The names `call` hands to `shape`'s factory as functions: its first argument or one
-    of `factory-keywords`, or the names in a list of `factory-lists` (`Agent(tools=[f])`)."""
+    of `factory-keywords`, or the names in a list of `factory-lists` (`Agent(tools=[f])`),
+    also through a constant `constants` proves fixed (`tools=TOOLS`, `[*BASE, f]`)."""
     positional = [a for a in call.args if a.keyword is None]
     for index, arg in enumerate(call.args):
         keyword = arg.keyword.value if arg.keyword is not None else None
@@ -529,7 +629,9 @@ def handed_names(call: cst.Call, shape: FunctionShape) -> Iterator[cst.Name]:
                 (keyword is not None and keyword == name) or (keyword is None and position == at)
                 for at, name in shape.factory_lists
             )
-            if listed and isinstance(arg.value, cst.List | cst.Tuple):
+            if listed and constants is not None:
+                yield from constants.names(arg.value)[0]
+            elif listed and isinstance(arg.value, cst.List | cst.Tuple):
                 for element in arg.value.elements:
                     if isinstance(element.value, cst.Name) and not isinstance(
                         element, cst.StarredElement

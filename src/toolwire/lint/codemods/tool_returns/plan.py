@@ -25,6 +25,7 @@ from toolwire.lint.codemods.names import ModuleNames, def_lines, dotted
 from toolwire.lint.codemods.reports import MethodEvent, ToolReturnsReport
 from toolwire.lint.codemods.tool_returns.decorators import passing_decorators, unknown_decorator
 from toolwire.lint.codemods.tool_returns.discovery import (
+    ListConstants,
     decorated_methods,
     factory_tools,
     function_tools,
@@ -194,6 +195,7 @@ class ToolReturns:
         results = frozenset(config.result_classes)
         self._passing = passing_decorators(tree.body)
         shapes = shapes_for(config.presets)
+        constants = ListConstants(tree, self.source, shapes.functions)
         planned, unlisted, listed = self._class_tools(classes, local, names, shapes, results)
         methods = frozenset(config.tool_methods) | frozenset(shapes.methods) | listed
         for entry in planned:
@@ -202,7 +204,7 @@ class ToolReturns:
             if why and entry.status == "migrate":
                 entry.status, entry.reason = "skip", why
         hold_families(planned, self.cross, module, self.filename or "<unknown>")
-        planned += self._function_tools(tree, names, shapes, local, results)
+        planned += self._function_tools(tree, names, shapes, local, results, constants)
         used_as_str(planned, classes)
         if module and self.cross.classes:
             for cls, use in inherited_str_uses(classes, local, frozenset(shapes.methods)):
@@ -230,7 +232,7 @@ class ToolReturns:
             built = listed_calls(tree, names, shapes.listed)
             skipped += [(c, "", shown, why) for c, shown, why in built]
         if any(f.factory_lists for f in shapes.functions):
-            unread = unread_lists(tree, names, shapes.functions)
+            unread = unread_lists(tree, names, shapes.functions, constants=constants)
             skipped += [(c, "", shown, why) for c, shown, why in unread]
         self._record_skipped(tree, skipped)
         self._record(planned, lines, module)
@@ -302,12 +304,17 @@ class ToolReturns:
         shapes: Shapes,
         local: dict[str, ToolClass],
         results: frozenset[str],
+        constants: ListConstants,
     ) -> list[ToolMethod]:
         """The function tools: decorated by a framework, or handed to its factory."""
         planned: list[ToolMethod] = []
         imported = self._imported_instances(names)
         found = function_tools(tree, names, shapes.functions, imported)
-        handing = factory_tools(tree, names, shapes.functions, imported) if shapes.functions else []
+        handing = (
+            factory_tools(tree, names, shapes.functions, imported, constants)
+            if shapes.functions
+            else []
+        )
         decorated = {f for f, *_ in found}
         # `@tool` marks a function that `mcp.add_tool(f)` then registers: no other use.
         handed = {
