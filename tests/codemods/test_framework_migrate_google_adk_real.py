@@ -176,11 +176,6 @@ def test_an_artifact_added_after_migrate_lands_in_the_artifact_service(
     assert MARKER not in json.dumps(seen["response"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="TW101 sees a function handed to FunctionTool(fn) only at module level; "
-    "migrate also finds one defined in a factory function, as here",
-)
 def test_check_names_the_tools_migrate_migrates(tmp_path: Path) -> None:
     root = _copy(tmp_path / "tree")
     flagged = {f["message"].split("(")[0].split()[-1] for f in tw101_findings(root)}

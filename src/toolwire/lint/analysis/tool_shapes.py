@@ -279,17 +279,15 @@ class ToolShapeFacts:
                 self._enclose(statement.body, inner)
 
     def _handed_functions(self) -> frozenset[int]:
-        """Module-level functions handed to a tool factory (`FunctionTool.from_defaults(fn=f)`)."""
+        """Functions handed to a tool factory (`FunctionTool.from_defaults(fn=f)`): those of
+        the module and of its functions (`def make(): async def search(...): ...;
+        return [FunctionTool(search)]`) whose name is defined once, as migrate finds them."""
         if self._handed is None:
             shapes = self._shapes
             found: set[int] = set()
             lists = ToolLists(self._tree, shapes.readers) if shapes.readers else None
             if shapes.factories[0] or shapes.list_factories:
-                functions = {
-                    s.name: s
-                    for s in module_level(self._tree.body)
-                    if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
-                }
+                functions = _functions_named_once(self._tree.body)
                 for call in ast.walk(self._tree):
                     if not isinstance(call, ast.Call):
                         continue
@@ -461,6 +459,21 @@ def tool_shapes(model: Model) -> _ToolShapes:
             (class_matcher(tuple(sorted(t.calls))), t.reason) for t in model.listed_tools if t.calls
         ),
     )
+
+
+def _functions_named_once(
+    body: list[ast.stmt],
+) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The functions of the module's blocks and of its functions' (not of classes), by name,
+    where the name is defined once: which of two is handed over is not known."""
+    found: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+    blocks = [body]
+    while blocks:
+        for statement in module_level(blocks.pop()):
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                found.setdefault(statement.name, []).append(statement)
+                blocks.append(statement.body)
+    return {name: defs[0] for name, defs in found.items() if len(defs) == 1}
 
 
 def _handed(call: ast.Call, dotted: str, shapes: _ToolShapes, lists: ToolLists | None) -> list[str]:
