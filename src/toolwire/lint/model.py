@@ -200,6 +200,9 @@ class Shapes:
             names += list(shape.attributes)
             names += [f.rpartition(".")[2] for f in shape.factories]
         names += [c.methods_from for c in self.classes if c.methods_from]
+        # a class tool's text names its base (`class Search(BaseTool)`); a method name
+        # alone (`run_async`) is no marker
+        names += [b.rpartition(".")[2] for c in self.classes for b in sorted(c.bases)]
         names += [a for shape in self.listed for a in sorted(shape.attributes)]
         names += [c.rpartition(".")[2] for shape in self.listed for c in sorted(shape.calls)]
         return tuple(dict.fromkeys(names))
