@@ -22,8 +22,7 @@ keyword-only `tool_context` one, which ADK fills and leaves out of the declarati
 
 A custom tool (a `BaseTool` subclass) subclasses `ResultTool` instead: its `run_async`
 returns a `ToolResult`, and ADK gets what `result_tool` gives (the content, or
-`{"error": ...}`), the artifacts saved through the call's `tool_context`. `ResultTool` is
-built when first imported from here, so importing this module loads no more of ADK.
+`{"error": ...}`), the artifacts saved through the call's `tool_context`.
 """
 
 from __future__ import annotations
@@ -36,13 +35,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any, overload
 
 import google.adk  # noqa: F401  (a lazy package: the rest is imported where it is used)
+from google.adk.tools.base_tool import BaseTool
 
 from toolwire.adapters._common import BoundsOption, at_the_seam, check_bounds
 from toolwire.result import ToolArtifact, ToolResult
 
 __all__ = [
     "ARTIFACT_PREFIX",
-    "ResultTool",  # noqa: F822  (built on first use: the module's `__getattr__`)
+    "ResultTool",
     "artifact_part",
     "from_artifact_part",
     "result_tool",
@@ -117,40 +117,23 @@ def _converting(method: Callable[..., Any]) -> Callable[..., Any]:
     return run_async
 
 
-def _result_tool_class() -> type:
-    from google.adk.tools.base_tool import BaseTool
+# ADK may be untyped where mypy runs (not installed): a subclass of Any there
+class ResultTool(BaseTool):  # type: ignore[misc, unused-ignore]
+    """A `BaseTool` whose `run_async` returns a `ToolResult` (or a plain str).
 
-    # ADK may be untyped where mypy runs (not installed): a subclass of Any there
-    class ResultTool(BaseTool):  # type: ignore[misc, unused-ignore]
-        """A `BaseTool` whose `run_async` returns a `ToolResult` (or a plain str).
+    Everything else is `BaseTool`: the constructor, `_get_declaration`, callbacks. A
+    subclass's own `run_async` is wrapped when the class is made; `bounds` (a class or
+    instance attribute) bounds each result: a `Bounds`, `None` (off), or "default".
+    """
 
-        Everything else is `BaseTool`: the constructor, `_get_declaration`, callbacks. A
-        subclass's own `run_async` is wrapped when the class is made; `bounds` (a class
-        attribute) bounds each result: a `Bounds`, `None` (off), or "default".
-        """
+    bounds: BoundsOption = "default"
 
-        bounds: BoundsOption = "default"
-
-        def __init_subclass__(cls, **kwargs: Any) -> None:
-            super().__init_subclass__(**kwargs)
-            check_bounds(cls.bounds, f"{cls.__qualname__}.bounds")
-            method = cls.__dict__.get(_RUN)
-            if callable(method) and not getattr(method, "__toolwire_converting__", False):
-                setattr(cls, _RUN, _converting(method))
-
-    ResultTool.__module__ = __name__
-    return ResultTool
-
-
-@functools.cache
-def _result_tool() -> type:
-    return _result_tool_class()
-
-
-def __getattr__(name: str) -> Any:
-    if name == "ResultTool":  # built on first use: it subclasses ADK's BaseTool
-        return _result_tool()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        check_bounds(cls.bounds, f"{cls.__qualname__}.bounds")
+        method = cls.__dict__.get(_RUN)
+        if callable(method) and not getattr(method, "__toolwire_converting__", False):
+            setattr(cls, _RUN, _converting(method))
 
 
 @overload
