@@ -1,5 +1,6 @@
 # layers: syntax
-# (mypy types ADK from its sources, which the test environment cannot hold: pyproject.toml)
+# (mypy types ADK from its sources, which the test environment cannot hold: pyproject.toml;
+# tests/adapters/test_google_adk_mypy.py runs it through mypy against ADK's venv)
 """Session state with the content or plain data; a dict, or an untyped parameter, is not
 ADK's state (never judged by the name)."""
 

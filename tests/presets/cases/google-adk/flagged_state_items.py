@@ -1,6 +1,7 @@
 # layers: syntax
 # (mypy types ADK from its sources, which the test environment cannot hold: pyproject.toml;
-# the mypy layer's item assignment is rules/TW401.md's `SessionState` example)
+# tests/adapters/test_google_adk_mypy.py runs this file and its clean twin through mypy
+# against ADK's venv)
 """An item assignment into a context's session state writes it: no result, no artifact."""
 
 from google.adk.agents.callback_context import CallbackContext
