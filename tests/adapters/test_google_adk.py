@@ -161,7 +161,7 @@ def _write(directory: Path, source: str, name: str = "agent") -> Path:
 
 def test_the_docs_page_runs(adk_python: Path, tmp_path: Path) -> None:
     found = python_blocks("google-adk.md")
-    assert len(found) == 8  # and the two `toolwire check` examples
+    assert len(found) == 9  # and the two `toolwire check` examples
     source = ""
     for block in found:  # each block at its own line of the page, for a traceback
         source += "\n" * (block.line - 1 - source.count("\n")) + block.source

@@ -167,3 +167,117 @@ def test_init_names_the_framework(tmp_path: Path) -> None:
     done = _toolwire(root, "init", "--dry-run", ".")
     assert done.returncode == 0, done.stderr
     assert 'presets = ["google-adk"]' in done.stdout, done.stdout
+
+
+CUSTOM = '''
+"""Custom ADK tools: `BaseTool` subclasses with their own declaration and `run_async`."""
+
+from typing import Any
+
+from google.adk.agents import Agent
+from google.adk.tools import BaseTool, ToolContext
+from google.genai import types
+
+CITIES = {"oslo": 3, "rome": 5}
+
+
+def _declaration(name: str, description: str) -> types.FunctionDeclaration:
+    return types.FunctionDeclaration(
+        name=name,
+        description=description,
+        parameters=types.Schema(
+            type=types.Type.OBJECT, properties={"city": types.Schema(type=types.Type.STRING)}
+        ),
+    )
+
+
+class Stations(BaseTool):
+    """Counts the stations of a city."""
+
+    def __init__(self) -> None:
+        super().__init__(name="stations", description="The stations of a city.")
+
+    def _get_declaration(self) -> types.FunctionDeclaration:
+        return _declaration(self.name, self.description)
+
+    async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> str:
+        city = args["city"]
+        if city not in CITIES:
+            return f"Error: unknown city {city!r}"
+        tool_context.state["last_city"] = city
+        return f"{city}: {CITIES[city]} stations"
+
+
+class Rows(BaseTool):
+    """Returns a dict, which ADK sends as it is: not a str, so migrate leaves it."""
+
+    def __init__(self) -> None:
+        super().__init__(name="rows", description="The rows of a city.")
+
+    def _get_declaration(self) -> types.FunctionDeclaration:
+        return _declaration(self.name, self.description)
+
+    async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
+        return {"city": args["city"], "rows": CITIES.get(args["city"], 0)}
+
+
+agent = Agent(name="trips", model="unused", tools=[Stations(), Rows()])
+'''
+
+CUSTOM_CALLS: list[dict[str, Any]] = [
+    {"tool": "stations", "args": {"city": "oslo"}},
+    {"tool": "stations", "args": {"city": "paris"}},
+    {"tool": "rows", "args": {"city": "rome"}},
+]
+
+
+def test_migrated_base_tool_subclasses_give_the_model_the_same_text(
+    adk_python: Path, tmp_path: Path
+) -> None:
+    root = _project(tmp_path)
+    path = root / "trips.py"
+    path.write_text(textwrap.dedent(CUSTOM).lstrip(), encoding="utf-8")
+    flagged = _toolwire(root, "check", ".")
+    assert flagged.stdout.count("TW101") == 1, flagged.stdout
+    assert "Stations.run_async" in flagged.stdout
+    before = drive(adk_python, root, "trips", CUSTOM_CALLS)
+
+    done = _toolwire(root, "migrate", "--format", "json", ".")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["methods_migrated"] == 1, summary
+    assert [(s["class"], s["reason"]) for s in summary["skipped"]] == [
+        ("Rows", "annotated `-> Any`, not `-> str`")
+    ]
+    migrated = path.read_text(encoding="utf-8")
+    assert "class Stations(ResultTool):" in migrated and "class Rows(BaseTool):" in migrated
+
+    after = drive(adk_python, root, "trips", CUSTOM_CALLS)
+    for call, old, new in zip(CUSTOM_CALLS, before, after, strict=True):
+        assert new["declarations"] == old["declarations"], call
+        assert (new["state"], new["error"]) == (old["state"], old["error"]), call
+        assert new["artifacts"] == old["artifacts"] == [], call
+        if call["args"]["city"] == "paris":  # a returned error string: ADK's error shape
+            assert _text(old) == ("result", "Error: unknown city 'paris'")
+            assert _text(new) == ("error", "Error: unknown city 'paris'")
+        else:
+            assert new["response"] == old["response"], call
+    assert _text(after[0]) == ("result", "oslo: 3 stations")
+    assert after[0]["state"] == {"last_city": "oslo"}
+    assert after[2]["response"]["response"] == {"city": "rome", "rows": 5}
+    assert "TW101" not in _toolwire(root, "check", ".").stdout
+
+    # An artifact added to the migrated tool: in the artifact service only.
+    old = 'return ToolResult.text(f"{city}: {CITIES[city]} stations")'
+    assert old in migrated, migrated
+    new = old[:-1] + f", ToolArtifact.text('stations', {MARKER!r}))"
+    migrated = migrated.replace(old, new).replace(
+        "from toolwire import ToolResult", "from toolwire import ToolArtifact, ToolResult"
+    )
+    path.write_text(migrated, encoding="utf-8")
+    (seen,) = drive(adk_python, root, "trips", CUSTOM_CALLS[:1])
+    assert _text(seen) == ("result", "oslo: 3 stations")
+    assert [a["artifact"] for a in seen["artifacts"]] == [
+        {"type": "text", "label": "stations", "data": {"text": MARKER}}
+    ]
+    assert MARKER not in "".join(seen["events"]) and MARKER not in repr(seen["state"])

@@ -320,3 +320,10 @@ def test_handed_and_instance_returns_off_the_schema_are_errors() -> None:
         _parse("x.toml", {"instance-returns": ["a.Graph.compile"]})
     parsed = _parse("x.toml", {"instance-returns": ["a.Graph.compile=a.Compiled"]})
     assert parsed["instance-returns"] == ("a.Graph.compile=a.Compiled",)
+
+
+def test_instance_attributes_off_the_schema_are_errors() -> None:
+    with pytest.raises(ModelError, match="instance-attributes"):
+        _parse("x.toml", {"instance-attributes": ["a.Context.state"]})
+    spec = "a.Context.state=a.State"
+    assert _parse("x.toml", {"instance-attributes": [spec]})["instance-attributes"] == (spec,)

@@ -19,6 +19,10 @@
 The function's name, docstring and parameters are kept, so ADK declares the tool as before;
 its return is declared `str`. A function without a `ToolContext` parameter gets a
 keyword-only `tool_context` one, which ADK fills and leaves out of the declaration.
+
+A custom tool (a `BaseTool` subclass) subclasses `ResultTool` instead: its `run_async`
+returns a `ToolResult`, and ADK gets what `result_tool` gives (the content, or
+`{"error": ...}`), the artifacts saved through the call's `tool_context`.
 """
 
 from __future__ import annotations
@@ -31,16 +35,25 @@ from collections.abc import Awaitable, Callable
 from typing import Any, overload
 
 import google.adk  # noqa: F401  (a lazy package: the rest is imported where it is used)
+from google.adk.tools.base_tool import BaseTool
 
 from toolwire.adapters._common import BoundsOption, at_the_seam, check_bounds
 from toolwire.result import ToolArtifact, ToolResult
 
-__all__ = ["ARTIFACT_PREFIX", "artifact_part", "from_artifact_part", "result_tool", "to_response"]
+__all__ = [
+    "ARTIFACT_PREFIX",
+    "ResultTool",
+    "artifact_part",
+    "from_artifact_part",
+    "result_tool",
+    "to_response",
+]
 
 ARTIFACT_PREFIX = "toolwire-"
 """How the artifact service names a toolwire artifact: `toolwire-<function call id>-<n>`."""
 
 _CONTEXT = "tool_context"  # ADK's own default name for the injected context
+_RUN = "run_async"  # what ADK awaits on a custom tool (`BaseTool`)
 
 
 def to_response(result: ToolResult, *, bounds: BoundsOption = "default") -> str | dict[str, str]:
@@ -86,6 +99,41 @@ def _is_context(value: object) -> bool:
     from google.adk.agents.context import Context
 
     return isinstance(value, Context)
+
+
+def _converting(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A `run_async` that returns what ADK sends for the `ToolResult` `method` returns."""
+
+    @functools.wraps(method)
+    async def run_async(self: Any, **kwargs: Any) -> Any:
+        value = await method(self, **kwargs)
+        result = at_the_seam(value, f"tool {type(self).__qualname__}", self.bounds)
+        context = kwargs.get(_CONTEXT)
+        if result.artifacts and _is_context(context):
+            await _save(result.artifacts, context)
+        return _response(result)
+
+    run_async.__toolwire_converting__ = True  # type: ignore[attr-defined]
+    return run_async
+
+
+# ADK may be untyped where mypy runs (not installed): a subclass of Any there
+class ResultTool(BaseTool):  # type: ignore[misc, unused-ignore]
+    """A `BaseTool` whose `run_async` returns a `ToolResult` (or a plain str).
+
+    Everything else is `BaseTool`: the constructor, `_get_declaration`, callbacks. A
+    subclass's own `run_async` is wrapped when the class is made; `bounds` (a class or
+    instance attribute) bounds each result: a `Bounds`, `None` (off), or "default".
+    """
+
+    bounds: BoundsOption = "default"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        check_bounds(cls.bounds, f"{cls.__qualname__}.bounds")
+        method = cls.__dict__.get(_RUN)
+        if callable(method) and not getattr(method, "__toolwire_converting__", False):
+            setattr(cls, _RUN, _converting(method))
 
 
 @overload

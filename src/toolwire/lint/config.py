@@ -91,6 +91,8 @@ class CallSink:
         """The name a reader knows the sink by: `HumanMessage` of a class,
         `ChatMessage.tool_result` of a method, `mark_safe` of a function."""
         parts = self.target.split(".")
+        if parts[-1] == "__setitem__" and len(parts) > 2:  # an item assignment: `State[...]`
+            return f"{parts[-2]}[...]"
         if parts[-1][:1].isupper():
             return parts[-1]
         return ".".join(parts[-2:]) if len(parts) > 2 and parts[-2][:1].isupper() else parts[-1]

@@ -45,6 +45,7 @@ _LISTS = (
     "state-returns",
     "wire-returns",
     "instance-returns",
+    "instance-attributes",
     "wrappers",
 )
 _TABLES = (
@@ -199,6 +200,9 @@ class Shapes:
             names += list(shape.attributes)
             names += [f.rpartition(".")[2] for f in shape.factories]
         names += [c.methods_from for c in self.classes if c.methods_from]
+        # a class tool's text names its base (`class Search(BaseTool)`); a method name
+        # alone (`run_async`) is no marker
+        names += [b.rpartition(".")[2] for c in self.classes for b in sorted(c.bases)]
         names += [a for shape in self.listed for a in sorted(shape.attributes)]
         names += [c.rpartition(".")[2] for shape in self.listed for c in sorted(shape.calls)]
         return tuple(dict.fromkeys(names))
@@ -242,6 +246,9 @@ class Model:
     # `pkg.Class.method=pkg.Other`: the method returns an instance of `Other` (the syntax
     # layer's typing of `app = builder.compile()`; mypy reads the declared return type)
     instance_returns: tuple[str, ...] = ()
+    # `pkg.Class.attribute=pkg.Other`: reading the attribute (a property) gives an `Other`
+    # (`tool_context.state` of an ADK `ToolContext` is its `State`)
+    instance_attributes: tuple[str, ...] = ()
     # calls that build a structure around their arguments, computing nothing from them
     wrappers: tuple[str, ...] = ()
     class_tools: tuple[ClassShape, ...] = ()
@@ -502,11 +509,10 @@ def _parse(where: str, data: Mapping[str, Any], framework: str = "") -> dict[str
     for key in _LISTS:
         if key in data:
             out[key] = _strings(where, key, data[key])
-    for spec in out.get("instance-returns", ()):
-        if not _RETURNS.fullmatch(spec):
-            raise ModelError(
-                f"{where}: instance-returns: {spec!r} is not 'pkg.Class.method=pkg.Class'"
-            )
+    for key in ("instance-returns", "instance-attributes"):
+        for spec in out.get(key, ()):
+            if not _RETURNS.fullmatch(spec):
+                raise ModelError(f"{where}: {key}: {spec!r} is not 'pkg.Class.name=pkg.Class'")
     for key in ("run-only-arguments", "state-returns", "wire-returns"):
         for spec in out.get(key, ()):
             if not _ARGUMENT.fullmatch(spec):

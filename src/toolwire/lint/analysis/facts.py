@@ -10,6 +10,7 @@ import functools
 import operator
 import weakref
 from collections.abc import Callable, Mapping
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -576,10 +577,12 @@ class ModuleFacts(ToolShapeFacts):
             self._takers[key] = found = found or {}
         return found.get(id(node))
 
-    def instance_return(self, receiver: int, method: str) -> int:
+    def instance_return(self, receiver: int, method: str, attribute: bool = False) -> int:
         """Labels of what `receiver.method(...)` returns when the model's `instance-returns`
-        says (`builder.compile()` of a `StateGraph` is a `CompiledStateGraph`)."""
-        returns = self.config.model.instance_returns
+        says (`builder.compile()` of a `StateGraph` is a `CompiledStateGraph`); with
+        `attribute`, of `receiver.method` by its `instance-attributes` (`tool_context.state`)."""
+        model = self.config.model
+        returns = model.instance_attributes if attribute else model.instance_returns
         names, base = self._known[0], self._known_base
         for at in L.instances(receiver) if returns else ():
             if 0 <= at - base < len(names):
@@ -720,15 +723,15 @@ def _known_classes_of(config: Config) -> _Known:
     condition (`ToolCall`), the result types. Never typed from a name. Also: which of them
     are result types (index -> the name shown), how many have method sinks, and their
     last names."""
-    owners = (
-        sink.target.rpartition(".")[0]
-        for sinks in (config.wire_sinks, config.egress_sinks, config.state_sinks, config.html_sinks)
-        for sink in sinks
-    )
+    model = config.model
+    sinks = (config.wire_sinks, config.egress_sinks, config.state_sinks, config.html_sinks)
+    # a method's run-only argument (`tool_context.save_artifact`) is matched as a sink is
+    owners = (s.target.rpartition(".")[0] for s in (*chain(*sinks), *_run_only_arguments(model)))
     classes = list(dict.fromkeys(o for o in owners if o.rpartition(".")[2][:1].isupper()))
     receivers = len(classes)  # the first ones: the classes with a method sink
-    # the classes whose methods return a known instance (`StateGraph.compile`)
-    classes += [r.partition("=")[0].rpartition(".")[0] for r in config.model.instance_returns]
+    # the classes whose methods or attributes give a known instance (`StateGraph.compile`)
+    returns = (*model.instance_returns, *model.instance_attributes)
+    classes += [r.partition("=")[0].rpartition(".")[0] for r in returns]
     # the types a source's argument condition names (`ToolCall`)
     classes += [k for s in config.model.sources for k in s.argument_is if "=" not in k]
     # and the result types, by each of their names: where known, messages name the type

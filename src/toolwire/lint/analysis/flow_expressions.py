@@ -217,7 +217,7 @@ class Expressions(FlowBase):
         out = L.NOTHING
         for cls in self._owner_classes(value, owner):
             out |= cls.attributes.get(attr, L.NOTHING) | cls.assigned.get(attr, L.NOTHING)
-        return out or L.OTHER
+        return out or self.facts.instance_return(owner, attr, attribute=True) or L.OTHER
 
     def _element_shape(self, elements: list[ast.expr]) -> int:
         """The element shape when every element is a tuple display of one arity."""

@@ -26,8 +26,9 @@ class Seeding(FlowBase):
         """The names whose values `node` puts in a run-only slot: the second item of the
         pair a content-and-artifact tool returns, a `run-only-arguments` argument
         (`ToolReturn(metadata=rows)`). Bound, they are artifacts (`_seed`), so the same
-        data serialised into the wire slot too is TW302. One walk of the function's own
-        body (nested functions get theirs), only where a slot can be."""
+        data serialised into the wire slot too is TW302, and so are the names a slot's name
+        is built around (`part = Part.from_bytes(data=raw)`: `raw`). One walk of the
+        function's own body (nested functions get theirs), only where a slot can be."""
         key = id(node)
         found = self._seeded.get(key)
         if found is not None:
@@ -39,16 +40,20 @@ class Seeding(FlowBase):
             table = {}
         pairs = facts.pairs_tool(node, cls)
         names: set[str] = set()
+        built: dict[str, list[ast.expr]] = {}  # `part = Part.from_bytes(data=raw)`
         if table or pairs:
             stack: list[ast.AST] = list(node.body)
             while stack:
                 sub = stack.pop()
                 slots: list[ast.expr] = []
+                if isinstance(sub, ast.Assign) and isinstance(sub.targets[0], ast.Name):
+                    built.setdefault(sub.targets[0].id, []).append(sub.value)
                 if pairs and isinstance(sub, ast.Return) and isinstance(sub.value, ast.Tuple):
                     items = sub.value.elts
                     if len(items) > 1 and facts.returns_to_wire(node, cls, sub.value) is items[0]:
                         slots = items[1:]
                 elif table and isinstance(sub, ast.Call) and _last_name(sub.func) in words:
+                    self._receiver(sub.func)
                     slots = [p for _, p in call_sink_payloads(sub, self.ctx, table)]
                 for slot in slots:
                     names |= _free_names(slot)
@@ -57,8 +62,20 @@ class Seeding(FlowBase):
                         continue
                     if table or isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
                         stack.append(child)
+        # one step back: what a name in a slot was built around is in the slot too
+        for name in list(names):
+            for value in built.get(name, ()):
+                names |= _free_names(value)
         found = self._seeded[key] = frozenset(names)
         return found
+
+    def _receiver(self, func: ast.expr) -> None:
+        """`tool_context.save_artifact(name, part)`, a method's run-only argument: before
+        the body runs, the receiver is known only as a parameter, by its annotation."""
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            env = self.ctx.scope.env
+            if func.value.id in env:
+                self.ctx.remember(func.value, env.get(func.value.id))
 
     def _mentions(self, node: ast.AST, words: frozenset[str]) -> bool:
         """Does the source text of `node` name one of `words`? Cheaper than its tree."""

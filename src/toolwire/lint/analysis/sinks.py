@@ -48,6 +48,30 @@ def call_sink_payloads(
                 yield label, node.args[sink.index]
 
 
+def item_sink_payloads(
+    node: ast.Assign, ctx: Context, table: dict[str, list[CallSink]]
+) -> Iterator[tuple[str, ast.expr]]:
+    """(sink name, payload) for `x[key] = value` where a configured sink is the
+    `__setitem__` of `x`'s class (`tool_context.state["k"] = v`, ADK's `State`): the item
+    assignment is that method's call, with (key, value) as its arguments. `x` is typed as
+    for a method sink: an annotation, a constructor, the model's `instance-attributes`."""
+    if not table:
+        return
+    for target in node.targets:
+        if not isinstance(target, ast.Subscript):
+            continue
+        receiver = ctx.labels(target.value) & ctx.facts.receivers
+        if not receiver:
+            continue
+        arguments = (target.slice, node.value)
+        for method in ctx.facts.method_targets(receiver, "__setitem__"):
+            for sink in _sinks_of(table, method):
+                if sink.any_argument:
+                    yield from ((sink.label, a) for a in arguments)
+                elif sink.index is not None and sink.index < len(arguments):
+                    yield sink.label, arguments[sink.index]
+
+
 def _sinks_of(table: dict[str, list[CallSink]], target: str) -> list[CallSink]:
     """The sinks of `target`: by name, else a re-export of the same class or function
     under the sink's package (`pkg.sub.Message` for a sink named `pkg.Message`)."""
