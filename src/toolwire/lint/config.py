@@ -116,6 +116,8 @@ DEFAULT_ERROR_MARKERS = ("Error", "ERROR", "error:", "Failed")
 
 @dataclass(frozen=True, slots=True)
 class Config:
+    """One resolved `[tool.toolwire]` table, with its egress model."""
+
     _hash: tuple[int, int] = hash_slot()
     __hash__ = cached_hash
 

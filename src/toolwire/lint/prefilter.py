@@ -28,6 +28,8 @@ _FEW = 8  # up to this many known tool names, one regex; beyond, a set of the id
 
 @dataclass(frozen=True, slots=True)
 class Prefilter:
+    """The text searches that rule out a module (or a unit) in which no check can fire."""
+
     markers: tuple[str, ...]  # substrings one of which a module with a finding names
     tools: re.Pattern[bytes] | None
     tool_extra: tuple[bytes, ...]

@@ -23,6 +23,8 @@ _READ: dict[Path, None] = {}  # every source parsed, in order
 
 @dataclass(frozen=True, slots=True)
 class Signature:
+    """How a callable takes its arguments, read from its source."""
+
     positional: tuple[str, ...]  # by position at the call site (no self/cls)
     keywords: tuple[str, ...]  # keyword-only: pydantic fields, `*, name`, kw_only dataclasses
     definition: str  # the dotted name of the definition

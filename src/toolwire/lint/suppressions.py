@@ -18,7 +18,8 @@ from functools import cache
 
 _NOQA = r"#\s*noqa(?::\s*(?P<codes>[A-Z]+\d*(?:[,\s]+[A-Z]+\d*)*))?"
 _IGNORE = r"#\s*toolwire:\s*ignore(?:\[(?P<codes>[^\]]*)\])?"
-_MAYBE = re.compile(r"noqa|toolwire", re.I)
+# Every directive starts so: a module that imports toolwire but holds none is not tokenized.
+_MAYBE = re.compile(r"#\s*(?:noqa|toolwire)", re.I)
 TW_CODE = re.compile(r"TW\d{3}")
 
 

@@ -44,6 +44,8 @@ class Effect:
 
 @dataclass(frozen=True, slots=True)
 class FunctionExport:
+    """What a module-level function does with its arguments, as its importers see it."""
+
     returns: int  # what a call returns when no argument holds anything tracked
     params: tuple[str, ...] = ()  # positional parameters, in order
     keywords: frozenset[str] = frozenset()  # parameters that may be passed by name
@@ -92,6 +94,8 @@ _COMMENT = re.compile(rb"#[^\n]*")
 
 @dataclass(frozen=True, slots=True)
 class Scan:
+    """What the first pass reads of a module's text: its markers, imports and definitions."""
+
     data: bytes
     markers: Markers
     imports: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]  # (module, (name, local))
