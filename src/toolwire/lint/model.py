@@ -85,8 +85,9 @@ def hash_slot() -> Any:
     return field(default=(0, 0), init=False, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class ResultType:
+# The model's entries are NamedTuples: a frozen dataclass's methods are compiled from text when
+# its class is built, 0.2-1 ms of every start-up each; a NamedTuple costs a tenth of that.
+class ResultType(NamedTuple):
     """A type whose `wire` field goes to the provider and whose `run_only` fields never do."""
 
     name: str
@@ -103,8 +104,7 @@ class ResultType:
         return (self.name, *self.aliases)
 
 
-@dataclass(frozen=True, slots=True)
-class ArtifactType:
+class ArtifactType(NamedTuple):
     """A run-only type: anything computed from one is run-only too."""
 
     name: str
@@ -115,8 +115,7 @@ class ArtifactType:
         return (self.name, *self.aliases)
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(NamedTuple):
     """A call (`pkg.f`, `pkg.Class.method`) whose return value is a `returns` result; with
     `argument`, only when that argument is one of `argument_is`."""
 
@@ -130,8 +129,7 @@ class Source:
 Wire = Literal["replace", "under", "factory"]
 
 
-@dataclass(frozen=True, slots=True)
-class ClassShape:
+class ClassShape(NamedTuple):
     """Tools that are methods: `methods` (or the names listed in the class attribute
     `methods_from`) of subclasses of `bases`."""
 
@@ -146,8 +144,7 @@ class ClassShape:
     wraps_annotated: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class FunctionShape:
+class FunctionShape(NamedTuple):
     """Tools that are functions: decorated, or handed to a factory."""
 
     framework: str
@@ -166,8 +163,7 @@ class FunctionShape:
     factory_lists: tuple[tuple[int | None, str], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class ListedShape:
+class ListedShape(NamedTuple):
     """Tools migrate never rewrites, only lists with `reason`: `@X.attr()` where X is
     bound to one of `instances` (MCP's low-level `@server.call_tool()` returns content
     blocks for every tool, not a str), or a call of one of `calls` (`FunctionTool(...)`)."""
@@ -179,8 +175,7 @@ class ListedShape:
     calls: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
-class Shapes:
+class Shapes(NamedTuple):
     """Where a framework's tools are: what migrate rewrites, and what `check` treats as
     an egress sink (what a tool returns is what its framework sends)."""
 
@@ -309,7 +304,7 @@ def presets() -> dict[str, dict[str, Any]]:
     return {name: preset(name) for name in preset_names()}
 
 
-class Framework(NamedTuple):  # a NamedTuple: a dataclass costs 0.2 ms of start-up to build
+class Framework(NamedTuple):
     """A framework preset's own account of its framework: the one list of frameworks."""
 
     preset: str
@@ -598,7 +593,7 @@ def _merge(parts: Iterable[dict[str, tuple[Any, ...]]]) -> Model:
 # -- lookups ---------------------------------------------------------------------------------
 
 
-class Index(NamedTuple):  # a NamedTuple: a dataclass of 21 fields costs 1 ms of start-up
+class Index(NamedTuple):
     """The model as sets, for the checks' hot paths; one per model (`index(model)`)."""
 
     stringifiers: dict[str, str]  # dotted name -> the name shown (`str`)

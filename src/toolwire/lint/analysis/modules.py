@@ -17,8 +17,8 @@ from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import toolwire.lint.analysis.labels as L
-from toolwire.lint.analysis.names import relative_parts
 from toolwire.lint.config import Config
+from toolwire.lint.patterns import lazy
 
 # The argument labels a summary is computed for, and what an argument must hold to use it.
 KINDS = (
@@ -85,11 +85,11 @@ class Link:
 # Each pattern starts with a newline, searched for in the text with one put in front: a
 # literal first character lets `re` skip ahead, where `^` under re.M tries every position.
 # One pattern for both forms: one pass over the text.
-_IMPORTS = re.compile(
+_IMPORTS = lazy(
     rb"\n[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*(?:\\\r?\n[^\n]*)*)"
     rb"|import[ \t]+([^\n#;]*))"
 )
-_COMMENT = re.compile(rb"#[^\n]*")
+_COMMENT = lazy(rb"#[^\n]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +105,7 @@ def scan(data: bytes, module: str, markers: Markers, package: bool = False) -> S
     """The first pass over one file: its imports, by text; nothing is decoded or parsed."""
     imports: list[tuple[str, tuple[tuple[str, str], ...]]] = []
     plain: list[tuple[str, tuple[tuple[str, str], ...]]] = []  # listed after the `from` ones
-    for match in _IMPORTS.finditer(b"\n" + data):
+    for match in _IMPORTS().finditer(b"\n" + data):
         if match[3] is not None:
             for item in match[3].split(b","):
                 words = item.split()
@@ -115,7 +115,7 @@ def scan(data: bytes, module: str, markers: Markers, package: bool = False) -> S
         base = _absolute(match[1].decode("utf-8", "replace"), module, package)
         if base is None:
             continue
-        names = _COMMENT.sub(b"", match[2]).strip(b"()\\ \t\r\n")
+        names = _COMMENT().sub(b"", match[2]).strip(b"()\\ \t\r\n")
         found = []
         for item in re.split(rb"\s*,\s*", names):
             words = item.split()
@@ -129,11 +129,11 @@ def scan(data: bytes, module: str, markers: Markers, package: bool = False) -> S
 
 
 # A top-level statement starts at column 0 (a closing bracket there continues one).
-_TOP = re.compile(rb"\n(?=[^\s#)\]}])")
+_TOP = lazy(rb"\n(?=[^\s#)\]}])")
 # A name: non-ASCII letters are bytes of 0x80 and above in UTF-8, which `\w` on bytes misses.
 _NAME = rb"[\w\x80-\xff]+"
-_WORD = re.compile(_NAME)
-_DEFINITION = re.compile(rb"(?:async[ \t]+)?(?:def|class)[ \t]+(" + _NAME + rb")")
+_WORD = lazy(_NAME)
+_DEFINITION = lazy(rb"(?:async[ \t]+)?(?:def|class)[ \t]+(" + _NAME + rb")")
 _HEADS = (b"def", b"class", b"async")
 
 
@@ -143,13 +143,13 @@ class _Text:
 
     def __init__(self, data: bytes, markers: Markers) -> None:
         self.data = data
-        self.starts = [0, *(m.end() for m in _TOP.finditer(data))]
+        self.starts = [0, *(m.end() for m in _TOP().finditer(data))]
         self.holds: set[int] = set()  # statements that may hold a result
         self.asking: set[int] = set()  # and those that, or whose callers, may
         for position in markers.positions(data):
             self.holds.add(self._at(position))
         self.defines: dict[str, int] = {}
-        definition = _DEFINITION.match
+        definition = _DEFINITION().match
         for index, start in enumerate(self.starts):  # a definition starts a statement
             if data.startswith(_HEADS, start):
                 match = definition(data, start)
@@ -180,7 +180,7 @@ class _Text:
             words = self._words.get(index)
             if words is None:
                 words = self._words[index] = {
-                    w.decode("utf-8", "replace") for w in _WORD.findall(self.chunks([index]))
+                    w.decode("utf-8", "replace") for w in _WORD().findall(self.chunks([index]))
                 }
             found |= words
         return found
@@ -226,6 +226,8 @@ def _absolute(base: str, module: str, package: bool) -> str | None:
     level = len(base) - len(base.lstrip("."))
     if not level:
         return base
+    from toolwire.lint.analysis.names import relative_parts  # a cache hit never gets here
+
     parts = relative_parts(module, package)
     if len(parts) < level:
         return None
