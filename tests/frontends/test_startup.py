@@ -28,18 +28,34 @@ NOT_NEEDED = (
 )
 
 
+# What the analysis needs, which a cache hit does not (nor the checks' discovery, pkgutil).
+NOT_NEEDED_ON_A_HIT = (
+    "pkgutil",
+    "toolwire.lint.analysis.names",
+    "toolwire.lint.analysis.run",
+    "toolwire.lint.analysis.flow",
+    "toolwire.lint.checks",
+    "toolwire.lint.prefilter",
+)
+
 # What the console script runs (`from toolwire.lint.cli import main; main()`), plus a dump of
-# `sys.modules` at exit: `-X importtime` misses what `importlib.import_module` loads.
+# `sys.modules` at exit (`-X importtime` misses what `importlib.import_module` loads) and of
+# how many times the suppression comments were looked for with the tokenizer.
 ENTRY = (
-    "import atexit, json, sys\n"
-    "atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.__stderr__))\n"
+    "import atexit, json, sys, tokenize\n"
+    "passes = []\n"
+    "generate = tokenize.generate_tokens\n"
+    "tokenize.generate_tokens = lambda readline: passes.append(1) or generate(readline)\n"
+    "atexit.register(lambda: print(json.dumps([sorted(sys.modules), len(passes)]),"
+    " file=sys.__stderr__))\n"
     "sys.argv[0] = 'toolwire'\n"
     "from toolwire.lint.cli import main\n"
     "main()\n"
 )
 
 
-def loaded_by(args: list[str], root: Path, stdin: str | None = None) -> set[str]:
+def run_entry(args: list[str], root: Path, stdin: str | None = None) -> tuple[set[str], int, str]:
+    """The modules loaded, the tokenizer passes and the stderr of one run on LEAK."""
     result = subprocess.run(
         [sys.executable, "-c", ENTRY, *args],
         cwd=root,
@@ -50,8 +66,16 @@ def loaded_by(args: list[str], root: Path, stdin: str | None = None) -> set[str]
     )
     assert result.returncode == 1, result.stderr[-2000:]  # the findings of LEAK
     assert "TW201" in result.stdout and "TW301" in result.stdout
-    modules: list[str] = json.loads(result.stderr.splitlines()[-1])
-    return set(modules)
+    modules, passes = json.loads(result.stderr.splitlines()[-1])
+    return set(modules), passes, result.stderr
+
+
+def loaded_by(args: list[str], root: Path, stdin: str | None = None) -> set[str]:
+    return run_entry(args, root, stdin)[0]
+
+
+def unneeded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if any(m == n or m.startswith(f"{n}.") for n in names))
 
 
 @pytest.mark.parametrize("how", ["path", "stdin"])
@@ -64,7 +88,31 @@ def test_a_one_file_check_imports_only_what_it_uses(tmp_path: Path, how: str) ->
     # the parse of the report is right: what the run uses is there
     assert {"click", "toolwire.lint.engine", "toolwire.lint.reporters.text"} <= modules
     assert {"toolwire.lint.checks.tw201", "toolwire.lint.checks.tw301"} <= modules
-    unneeded = sorted(
-        m for m in modules if any(m == n or m.startswith(f"{n}.") for n in NOT_NEEDED)
+    assert not unneeded(modules, NOT_NEEDED)
+    assert "pkgutil" not in modules  # the checks are found by a listing of their directory
+
+
+def test_a_cache_hit_loads_no_analysis(tmp_path: Path) -> None:
+    root = write(tmp_path, {"pyproject.toml": CONFIG, "app/leak.py": LEAK})
+    cold = loaded_by(["check", "app/leak.py"], root)
+    assert "toolwire.lint.analysis.run" in cold  # the first run analyses (and fills the cache)
+    modules, _, stderr = run_entry(["check", "--verbose", "app/leak.py"], root)
+    assert "0 analysed, 1 reused" in stderr
+    assert not unneeded(modules, NOT_NEEDED + NOT_NEEDED_ON_A_HIT)
+
+
+@pytest.mark.parametrize(
+    ("comment", "passes"),
+    [("", 0), ("  # noqa: F401", 1), ("  # toolwire: ignore[TW999]", 1)],
+)
+def test_only_a_module_with_a_suppression_comment_is_tokenized(
+    tmp_path: Path, comment: str, passes: int
+) -> None:
+    """A module that imports toolwire names it, yet holds no suppression comment: the
+    tokenizer (its first use compiles a large regex) is for a module with one."""
+    source = LEAK.replace(
+        "from toolwire import ToolResult", f"from toolwire import ToolResult{comment}"
     )
-    assert not unneeded, unneeded
+    root = write(tmp_path, {"pyproject.toml": CONFIG})
+    args = ["check", "--stdin-filename", "app/leak.py", "-"]
+    assert run_entry(args, root, source)[1] == passes

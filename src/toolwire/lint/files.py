@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toolwire.lint.findings import Finding, unreadable
 
@@ -60,8 +60,7 @@ EXCLUDED_DIRS = frozenset(
 EXCLUDED_DIR_GLOBS = ("*.egg-info",)
 
 
-@dataclass(frozen=True, slots=True)
-class _Ignore:
+class _Ignore(NamedTuple):  # not a dataclass: cheaper to build at start-up
     """One `.gitignore` (or `.git/info/exclude`), matched relative to `base`."""
 
     base: Path

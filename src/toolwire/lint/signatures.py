@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 _MAX_HOPS = 8  # re-exports followed before giving up (a cycle ends here)
 _MAX_ANCESTORS = 32  # a class hierarchy deeper than this is not followed further
 _READ: dict[Path, None] = {}  # every source parsed, in order
 
 
-@dataclass(frozen=True, slots=True)
-class Signature:
+class Signature(NamedTuple):  # not a dataclass: cheaper to build at start-up
+    """How a callable takes its arguments, read from its source."""
+
     positional: tuple[str, ...]  # by position at the call site (no self/cls)
     keywords: tuple[str, ...]  # keyword-only: pydantic fields, `*, name`, kw_only dataclasses
     definition: str  # the dotted name of the definition

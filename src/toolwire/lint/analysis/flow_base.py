@@ -39,6 +39,8 @@ DECLARED = L.WHOLE | L.ARTIFACT | L.SAFE_STR
 
 @dataclass
 class Summary:
+    """What a call of a local function does, for one set of argument labels."""
+
     returns: int  # labels of what the call returns
     findings: list[Finding]  # what its body reports, given these arguments
     # parameter → labels per position of what the body calls it with (a callback)

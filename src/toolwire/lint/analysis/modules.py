@@ -15,10 +15,11 @@ import functools
 import re
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import toolwire.lint.analysis.labels as L
-from toolwire.lint.analysis.names import relative_parts
 from toolwire.lint.config import Config
+from toolwire.lint.patterns import lazy
 
 # The argument labels a summary is computed for, and what an argument must hold to use it.
 KINDS = (
@@ -30,8 +31,9 @@ KINDS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Effect:
+# The immutable records are NamedTuples: a frozen dataclass compiles its methods from text
+# when its class is built (0.2-1 ms of each start-up; a cache hit imports this module).
+class Effect(NamedTuple):
     """What a function does when `param` holds `kind`: its return, and what it reports."""
 
     param: str
@@ -42,16 +44,16 @@ class Effect:
     findings: tuple[tuple[str, int, str, str], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class FunctionExport:
+class FunctionExport(NamedTuple):
+    """What a module-level function does with its arguments, as its importers see it."""
+
     returns: int  # what a call returns when no argument holds anything tracked
     params: tuple[str, ...] = ()  # positional parameters, in order
     keywords: frozenset[str] = frozenset()  # parameters that may be passed by name
     effects: tuple[Effect, ...] | None = None  # None: not summarised per parameter
 
 
-@dataclass(frozen=True, slots=True)
-class ClassExport:
+class ClassExport(NamedTuple):
     """What an instance of a class gives: its fields (annotated, or set by its methods) and
     its methods' declared returns, where they hold something tracked."""
 
@@ -83,15 +85,16 @@ class Link:
 # Each pattern starts with a newline, searched for in the text with one put in front: a
 # literal first character lets `re` skip ahead, where `^` under re.M tries every position.
 # One pattern for both forms: one pass over the text.
-_IMPORTS = re.compile(
+_IMPORTS = lazy(
     rb"\n[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*(?:\\\r?\n[^\n]*)*)"
     rb"|import[ \t]+([^\n#;]*))"
 )
-_COMMENT = re.compile(rb"#[^\n]*")
+_COMMENT = lazy(rb"#[^\n]*")
 
 
-@dataclass(frozen=True, slots=True)
-class Scan:
+class Scan(NamedTuple):
+    """What the first pass reads of a module's text: its markers, imports and definitions."""
+
     data: bytes
     markers: Markers
     imports: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]  # (module, (name, local))
@@ -101,7 +104,7 @@ def scan(data: bytes, module: str, markers: Markers, package: bool = False) -> S
     """The first pass over one file: its imports, by text; nothing is decoded or parsed."""
     imports: list[tuple[str, tuple[tuple[str, str], ...]]] = []
     plain: list[tuple[str, tuple[tuple[str, str], ...]]] = []  # listed after the `from` ones
-    for match in _IMPORTS.finditer(b"\n" + data):
+    for match in _IMPORTS().finditer(b"\n" + data):
         if match[3] is not None:
             for item in match[3].split(b","):
                 words = item.split()
@@ -111,7 +114,7 @@ def scan(data: bytes, module: str, markers: Markers, package: bool = False) -> S
         base = _absolute(match[1].decode("utf-8", "replace"), module, package)
         if base is None:
             continue
-        names = _COMMENT.sub(b"", match[2]).strip(b"()\\ \t\r\n")
+        names = _COMMENT().sub(b"", match[2]).strip(b"()\\ \t\r\n")
         found = []
         for item in re.split(rb"\s*,\s*", names):
             words = item.split()
@@ -125,11 +128,11 @@ def scan(data: bytes, module: str, markers: Markers, package: bool = False) -> S
 
 
 # A top-level statement starts at column 0 (a closing bracket there continues one).
-_TOP = re.compile(rb"\n(?=[^\s#)\]}])")
+_TOP = lazy(rb"\n(?=[^\s#)\]}])")
 # A name: non-ASCII letters are bytes of 0x80 and above in UTF-8, which `\w` on bytes misses.
 _NAME = rb"[\w\x80-\xff]+"
-_WORD = re.compile(_NAME)
-_DEFINITION = re.compile(rb"(?:async[ \t]+)?(?:def|class)[ \t]+(" + _NAME + rb")")
+_WORD = lazy(_NAME)
+_DEFINITION = lazy(rb"(?:async[ \t]+)?(?:def|class)[ \t]+(" + _NAME + rb")")
 _HEADS = (b"def", b"class", b"async")
 
 
@@ -139,13 +142,13 @@ class _Text:
 
     def __init__(self, data: bytes, markers: Markers) -> None:
         self.data = data
-        self.starts = [0, *(m.end() for m in _TOP.finditer(data))]
+        self.starts = [0, *(m.end() for m in _TOP().finditer(data))]
         self.holds: set[int] = set()  # statements that may hold a result
         self.asking: set[int] = set()  # and those that, or whose callers, may
         for position in markers.positions(data):
             self.holds.add(self._at(position))
         self.defines: dict[str, int] = {}
-        definition = _DEFINITION.match
+        definition = _DEFINITION().match
         for index, start in enumerate(self.starts):  # a definition starts a statement
             if data.startswith(_HEADS, start):
                 match = definition(data, start)
@@ -176,7 +179,7 @@ class _Text:
             words = self._words.get(index)
             if words is None:
                 words = self._words[index] = {
-                    w.decode("utf-8", "replace") for w in _WORD.findall(self.chunks([index]))
+                    w.decode("utf-8", "replace") for w in _WORD().findall(self.chunks([index]))
                 }
             found |= words
         return found
@@ -222,6 +225,8 @@ def _absolute(base: str, module: str, package: bool) -> str | None:
     level = len(base) - len(base.lstrip("."))
     if not level:
         return base
+    from toolwire.lint.analysis.names import relative_parts  # a cache hit never gets here
+
     parts = relative_parts(module, package)
     if len(parts) < level:
         return None
@@ -331,8 +336,7 @@ class Graph:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Markers:
+class Markers(NamedTuple):
     """Text that may hold a result: a result or artifact class, a tool base, `artifacts`,
     or a tool method declared to return `str` or a result."""
 

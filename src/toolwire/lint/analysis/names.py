@@ -30,6 +30,8 @@ class _Members(Protocol):
 
 @dataclass
 class ClassInfo:
+    """A class of the module: its node, bases and what the checks learn of its members."""
+
     name: str
     qualname: str
     node: ast.ClassDef

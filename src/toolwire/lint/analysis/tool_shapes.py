@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from toolwire.lint.analysis.names import (
     ClassInfo,
@@ -374,8 +374,7 @@ class ToolShapeFacts:
                 stack.extend(local.bases)
 
 
-@dataclass(frozen=True, slots=True)
-class _ToolShapes:
+class _ToolShapes(NamedTuple):  # not a dataclass: cheaper to build at start-up
     """The presets' tool shapes as matchers, for `returns_to_wire`."""
 
     callables: Matcher  # decorators, and `Class.attribute` of an instance's decorator

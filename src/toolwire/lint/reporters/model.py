@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Protocol, TextIO
+from typing import NamedTuple, Protocol, TextIO
 
 from toolwire.lint.findings import Finding, escape
 
 INPUT_ERROR = "TW000"
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class RunError:
+class RunError(NamedTuple):  # not a dataclass: cheaper to build at start-up; sorts the same
     """A problem that is not about the code: a crash of toolwire itself on one file."""
 
     path: str
