@@ -13,14 +13,17 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 import libcst as cst
 from libcst import MetadataDependent
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import GatherUnusedImportsVisitor, RemoveImportsVisitor
-from libcst.helpers import get_absolute_module_from_package_for_import
+from libcst.helpers import (
+    get_absolute_module_from_package,
+    get_absolute_module_from_package_for_import,
+)
 from libcst.metadata import MetadataWrapper
 
 __all__ = ["drop_unused_imports"]
@@ -35,11 +38,15 @@ def drop_unused_imports(
     `before` (whose source is `text`) used."""
     if after is before or path.endswith("__init__.py"):
         return after
-    if not _fewer_uses(text, code):
+    old_tree = ast.parse(text)
+    fewer = _fewer_uses(old_tree, text, code)
+    if not fewer:
         return after  # the common case, without the metadata LibCST's visitors need
     package = module.rpartition(".")[0] if module else None
     context = CodemodContext(filename=path, full_module_name=module, full_package_name=package)
-    made = _unused(after, context) - _unused(before, context)
+    made = _plainly_unused(old_tree, code, fewer, package)
+    if made is None:
+        made = _unused(after, context) - _unused(before, context)
     if not made:
         return after
     wrapper = _resolved(after, RemoveImportsVisitor, copy=False)
@@ -50,26 +57,128 @@ def drop_unused_imports(
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
-def _fewer_uses(before: str, after: str) -> bool:
-    """Some name the module imports is written fewer times after the rewrite: only then
-    can an import have lost its last use. A text count, linear in the module."""
-    imported = _imported_names(before)
+def _fewer_uses(tree: ast.Module, before: str, after: str) -> set[str]:
+    """The names the module imports that are written fewer times after the rewrite: only
+    these can have lost their last use. A text count, linear in the module."""
+    imported = _imported_names(tree)
     if not imported:
-        return False
+        return set()
     old = Counter(w for w in _WORD.findall(before) if w in imported)
     new = Counter(w for w in _WORD.findall(after) if w in imported)
-    return any(new[name] < count for name, count in old.items())
+    return {name for name, count in old.items() if new[name] < count}
 
 
-def _imported_names(text: str) -> set[str]:
+def _imported_names(tree: ast.Module) -> set[str]:
     """The names the module's import statements bind (at any depth)."""
     names: set[str] = set()
-    for node in ast.walk(ast.parse(text)):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
             for alias in node.names:
                 names.add((alias.asname or alias.name).partition(".")[0])
     names.discard("*")
     return names
+
+
+def _plainly_unused(
+    before: ast.Module, code: str, fewer: set[str], package: str | None
+) -> set[Key] | None:
+    """What `_unused` would find the rewrite made unused, when the text alone proves it
+    (LibCST's scope analysis costs some 0.1 s a file). Each name that lost uses must be
+    bound once, by a module-level `from m import name [as alias]` or `import name [as
+    alias]`: it stays in use if it is still read as a plain name after, and was made
+    unused if it was read before and is written nowhere but in imports after. Anything
+    else is None: `_unused` decides."""
+    after = ast.parse(code)
+    old, new = _Facts(before, package), _Facts(after, package)
+    in_imports = Counter(
+        word
+        for node in ast.walk(after)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for text in (getattr(node, "module", None) or "", *_alias_words(node))
+        for word in text.split(".")
+    )
+    words = Counter(w for w in _WORD.findall(code) if w in fewer)
+    made: set[Key] = set()
+    for name in fewer:
+        if not (old.plain(name) and new.plain(name)):
+            return None
+        if name in new.read:
+            continue
+        if name not in old.read or words[name] != in_imports[name]:
+            return None
+        made.add(old.keys[name])
+    return made
+
+
+class _Facts:
+    """The plain module-level imports of a module, what it binds, and the names it reads."""
+
+    def __init__(self, tree: ast.Module, package: str | None) -> None:
+        self.keys: dict[str, Key] = {}
+        for statement in _module_level(tree.body):
+            for key, bound in _keys(statement, package):
+                self.keys.setdefault(bound, key)
+        self.bindings = Counter(_bound_names(tree))
+        self.read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and _loads(n)}
+
+    def plain(self, name: str) -> bool:
+        return name in self.keys and self.bindings[name] == 1
+
+
+def _loads(node: ast.Name) -> bool:
+    return isinstance(node.ctx, ast.Load)
+
+
+def _alias_words(node: ast.Import | ast.ImportFrom) -> list[str]:
+    return [w for alias in node.names for w in (alias.name, alias.asname or "")]
+
+
+def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    for statement in body:
+        yield statement
+        if isinstance(statement, ast.If | ast.Try | ast.TryStar | ast.With | ast.For | ast.While):
+            for block in (statement.body, statement.orelse if hasattr(statement, "orelse") else []):
+                yield from _module_level(block)
+            for handler in getattr(statement, "handlers", ()):
+                yield from _module_level(handler.body)
+            yield from _module_level(getattr(statement, "finalbody", []))
+
+
+def _keys(statement: ast.stmt, package: str | None) -> Iterator[tuple[Key, str]]:
+    """(the key `_unused` gives an import, the name it binds), for plain names only."""
+    if isinstance(statement, ast.Import):
+        for alias in statement.names:
+            if "." not in alias.name:
+                yield (alias.name, None, alias.asname), alias.asname or alias.name
+    elif isinstance(statement, ast.ImportFrom) and statement.module not in (None, "__future__"):
+        # LibCST's visitor skips `from . import x` and `__future__` imports
+        source = get_absolute_module_from_package(package, statement.module, statement.level)
+        if source is None:
+            return
+        for alias in statement.names:
+            if alias.name != "*":
+                yield (source, alias.name, alias.asname), alias.asname or alias.name
+
+
+def _bound_names(tree: ast.Module) -> Iterator[str]:
+    """Every name the module binds, anywhere, once per binding."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            yield node.id
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            yield from ((a.asname or a.name).partition(".")[0] for a in node.names)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.name
+        elif isinstance(node, ast.arg):
+            yield node.arg
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            yield node.name
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            yield from node.names
+        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+            yield node.name
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            yield node.rest
 
 
 def _unused(tree: cst.Module, context: CodemodContext) -> set[Key]:
