@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from typing import Any, cast
 
 import libcst as cst
 from libcst import MetadataDependent
@@ -45,8 +46,10 @@ def drop_unused_imports(
     package = module.rpartition(".")[0] if module else None
     context = CodemodContext(filename=path, full_module_name=module, full_package_name=package)
     made = _plainly_unused(old_tree, code, fewer, package)
-    if made is None:
-        made = _unused(after, context) - _unused(before, context)
+    if made is not None:
+        # each is the one import of its name: the remover need not look for uses again
+        return after.visit(_Remove(context, sorted(made, key=str), proven=True)) if made else after
+    made = _unused(after, context) - _unused(before, context)
     if not made:
         return after
     wrapper = _resolved(after, RemoveImportsVisitor, copy=False)
@@ -211,9 +214,18 @@ class _Remove(RemoveImportsVisitor):
     """LibCST's remover, keeping the blank lines and comments above a line it removes
     whole: they go to the statement after it, so import sections stay apart."""
 
-    def __init__(self, context: CodemodContext, unused: Sequence[Key]) -> None:
+    def __init__(
+        self, context: CodemodContext, unused: Sequence[Key], *, proven: bool = False
+    ) -> None:
         super().__init__(context, unused)
         self._gone: dict[int, Sequence[cst.EmptyLine]] = {}
+        self._proven = proven
+
+    def visit_Module(self, node: cst.Module) -> None:
+        if self._proven:
+            self._unused_imports = cast(dict[cst.ImportAlias, Any], _Every())
+        else:
+            super().visit_Module(node)
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
@@ -248,6 +260,13 @@ class _Remove(RemoveImportsVisitor):
                 body[index] = _with_lines(body[index], carry)
                 carry = []
         return body
+
+
+class _Every:
+    """What `RemoveImportsVisitor` asks of its unused aliases: each one it asks about is."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
 
 
 def _with_lines(statement: cst.BaseStatement, carry: list[cst.EmptyLine]) -> cst.BaseStatement:
