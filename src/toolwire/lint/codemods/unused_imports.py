@@ -33,13 +33,19 @@ Key = tuple[str, str | None, str | None]  # (module, name or None, alias or None
 
 
 def drop_unused_imports(
-    before: cst.Module, text: str, after: cst.Module, code: str, path: str, module: str | None
+    before: cst.Module,
+    text: str,
+    after: cst.Module,
+    code: str,
+    path: str,
+    module: str | None,
+    old_tree: ast.Module | None = None,
 ) -> cst.Module:
     """`after` (whose source is `code`) without the imports it no longer uses that
-    `before` (whose source is `text`) used."""
+    `before` (whose source is `text`, parsed by `ast` as `old_tree`) used."""
     if after is before or path.endswith("__init__.py"):
         return after
-    old_tree = ast.parse(text)
+    old_tree = ast.parse(text) if old_tree is None else old_tree
     fewer = _fewer_uses(old_tree, text, code)
     if not fewer:
         return after  # the common case, without the metadata LibCST's visitors need
