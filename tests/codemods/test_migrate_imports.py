@@ -128,3 +128,35 @@ def test_the_example_agent_leaves_no_unused_import(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "changed:" in done.stdout
     assert ruff_unused_imports(root) <= before
+
+
+@pytest.mark.parametrize(
+    ("tail", "kept"),
+    [
+        ("", 0),  # the name bound once and read once: proved from the text
+        ("\n\ndef local() -> int:\n    tool = 1\n    return tool\n", 0),  # bound twice
+        ("\n# tool: the decorator above\n", 0),  # still written after, in a comment
+        (
+            "\n\ndef late() -> object:\n"
+            "    from langchain_core.tools import tool\n\n"
+            "    return tool\n",
+            1,  # the same import in a function, which still reads it
+        ),
+    ],
+    ids=["proved", "rebound", "comment", "nested-import"],
+)
+def test_an_import_the_rewrite_emptied_goes_however_it_is_decided(
+    tmp_path: Path, tail: str, kept: int
+) -> None:
+    """The text-and-ast proof and LibCST's scope analysis (where the proof cannot tell)
+    remove the same import: the module-level one the rewrite left unread."""
+    source = "from langchain_core.tools import tool\n\n" + TOOL + tail
+    root = _project(tmp_path, {"mod.py": source})
+    before = ruff_unused_imports(root)
+    _migrate(root)
+    text = (root / "mod.py").read_text(encoding="utf-8")
+    assert "@result_tool" in text
+    assert text.count("from langchain_core.tools import tool\n") == kept, text
+    assert not text.startswith("from langchain_core.tools import tool\n"), text
+    compile(text, "mod.py", "exec")
+    assert ruff_unused_imports(root) == before

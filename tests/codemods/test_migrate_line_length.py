@@ -94,3 +94,32 @@ def test_a_wrapped_return_is_split_only_past_the_line_length(
     check = _formatted(tmp_path, ["tools.py"], length)
     assert check.returncode == 0, check.stdout
     assert all(len(line) <= length for line in text.splitlines())
+
+
+SHAPES = '''
+from langchain_core.tools import tool
+
+
+@tool
+def describe(name: str, mode: str) -> str:
+    """Describe a thing."""
+    if not name: return "no name was given, so there is nothing to describe at all"
+    if mode == "x": x = 1; return "the mode x was asked for, which describes nothing"
+    return name
+'''
+
+
+def test_a_return_in_a_one_line_suite_or_after_a_semicolon_is_split_too(tmp_path: Path) -> None:
+    """The forms the line-text shortcut leaves to the position metadata."""
+    pytest.importorskip("langchain_core")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolwire]\npresets = ["langchain"]\n', encoding="utf-8"
+    )
+    (tmp_path / "tools.py").write_text(textwrap.dedent(SHAPES).lstrip(), encoding="utf-8")
+    done = _migrate(tmp_path)
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "tools.py").read_text(encoding="utf-8")
+    assert "if not name: return ToolResult.text(\n" in text, text
+    assert 'x = 1; return ToolResult.text(\n        "the mode' in text, text
+    compile(text, "tools.py", "exec")
+    assert _migrate(tmp_path, "--check").returncode == 0  # a fixed point

@@ -10,8 +10,10 @@ migrate made long is touched. The limit is `line-length` of `[tool.ruff]` (or
 from __future__ import annotations
 
 import functools
+import re
 import tomllib
 from pathlib import Path
+from typing import TypeGuard, TypeVar, cast
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -19,6 +21,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 __all__ = ["DEFAULT", "fit_lines", "line_length"]
 
 DEFAULT = 88
+_N = TypeVar("_N", bound=cst.CSTNode)
 _FACTORIES = ("text", "error")
 
 
@@ -50,15 +53,64 @@ def fit_lines(before: str, after: cst.Module, code: str, path: Path) -> str:
     too long split as black splits it."""
     limit = line_length(path)
     old = set(before.splitlines())
-    long = {
-        number
-        for number, line in enumerate(code.splitlines(), 1)
-        if len(line) > limit and line not in old
-    }
+    lines = code.splitlines()
+    long = {number for number, line in enumerate(lines, 1) if len(line) > limit and line not in old}
     if not long:
         return code
+    by_text = _ByText({lines[n - 1] for n in long}, after, bool(_ODD_BREAKS.search(code)))
+    fitted = after.visit(by_text)
+    if not by_text.unsure:
+        return code if fitted is after else fitted.code
     wrapper = MetadataWrapper(after, unsafe_skip_copy=True)
     return wrapper.visit(_Split(long, after.default_indent)).code
+
+
+# Where `str.splitlines` cuts a line and the codegen does not: line numbers would differ.
+_ODD_BREAKS = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|\r(?!\n)")
+_BLOCKS: tuple[type[cst.CSTNode], ...] = (cst.Module, cst.BaseCompoundStatement, cst.IndentedBlock)
+_BLOCKS += (cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst.MatchCase)
+
+
+class _ByText(cst.CSTTransformer):
+    """`_Split` without positions (a full codegen), for the common case: a return alone on
+    a one-line statement, whose line is its block's indentation and its own code, so
+    that the text of that line says whether it is too long. Only statements are walked;
+    a case not covered sets `unsure`, and `_Split` decides instead."""
+
+    def __init__(self, long: set[str], module: cst.Module, unsure: bool) -> None:
+        super().__init__()
+        self._long = long
+        self._module = module
+        self._indents: list[str] = []
+        self.unsure = unsure
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.SimpleStatementSuite):
+            self.unsure = self.unsure or any(_fits(s) for s in node.body)
+        elif isinstance(node, cst.IndentedBlock):
+            indent = self._module.default_indent if node.indent is None else node.indent
+            self._indents.append(indent)
+        return not self.unsure and isinstance(node, _BLOCKS)
+
+    def on_leave(self, original_node: _N, updated_node: _N) -> _N:
+        if isinstance(original_node, cst.IndentedBlock):
+            self._indents.pop()
+        if isinstance(updated_node, cst.SimpleStatementLine) and not self.unsure:
+            return cast(_N, self._line(updated_node))
+        return updated_node
+
+    def _line(self, node: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        if not any(_fits(s) for s in node.body):
+            return node
+        own = self._module.code_for_node(node.with_changes(leading_lines=()))
+        line = ("".join(self._indents) + own).splitlines()
+        if len(line) != 1:
+            self.unsure = True
+            return node
+        if line[0] not in self._long:
+            return node
+        indent = self._module.default_indent
+        return node.with_changes(body=[_split(s, indent) if _fits(s) else s for s in node.body])
 
 
 class _Split(cst.CSTTransformer):
@@ -71,25 +123,38 @@ class _Split(cst.CSTTransformer):
 
     def leave_Return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
         position = self.get_metadata(PositionProvider, original_node)
-        call = updated_node.value
         if (
             position.start.line not in self._lines
             or position.start.line != position.end.line
-            or not isinstance(call, cst.Call)
-            or not isinstance(call.func, cst.Attribute)
-            or call.func.attr.value not in _FACTORIES
-            or len(call.args) != 1
-            or call.args[0].keyword is not None
-            or call.args[0].star != ""
-            or call.args[0].comma != cst.MaybeSentinel.DEFAULT
+            or not _fits(updated_node)
         ):
             return updated_node
-        return updated_node.with_changes(
-            value=call.with_changes(
-                whitespace_before_args=_break(self._indent),
-                args=[call.args[0].with_changes(whitespace_after_arg=_break(""))],
-            )
+        return _split(updated_node, self._indent)
+
+
+def _fits(node: cst.BaseSmallStatement) -> TypeGuard[cst.Return]:
+    """A return of a factory call with one plain argument: the form black splits."""
+    call = node.value if isinstance(node, cst.Return) else None
+    return (
+        isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in _FACTORIES
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and call.args[0].star == ""
+        and call.args[0].comma == cst.MaybeSentinel.DEFAULT
+    )
+
+
+def _split(node: cst.Return, indent: str) -> cst.Return:
+    call = node.value
+    assert isinstance(call, cst.Call)
+    return node.with_changes(
+        value=call.with_changes(
+            whitespace_before_args=_break(indent),
+            args=[call.args[0].with_changes(whitespace_after_arg=_break(""))],
         )
+    )
 
 
 def _break(indent: str) -> cst.ParenthesizedWhitespace:

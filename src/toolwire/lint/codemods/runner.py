@@ -231,15 +231,26 @@ def _read(path: Path) -> bytes | Finding:
 
 def read_cst(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any] | None:
     """The text and LibCST tree of a file's bytes; None, with the reason in `outcome`."""
+    read = read_both(data, name, outcome)
+    return None if read is None else read[:2]
+
+
+def read_both(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any, ast.Module] | None:
+    """The text, LibCST tree and `ast` tree (CPython's parser judges first) of a file's
+    bytes; None, with the reason in `outcome`."""
     text, problem = decode(data, name)
     if text is None:
         outcome.errors.append(problem or unreadable(name, "cannot decode"))
         return None
-    tree, problem = parse_cst(text, name)
+    checked, problem = parse(text, name)
+    if checked is None:
+        outcome.errors.append(problem or unreadable(name, "cannot parse"))
+        return None
+    tree, problem = parse_cst(text, name, checked)
     if tree is None:
         outcome.errors.append(problem or unreadable(name, "cannot parse"))
         return None
-    return text, tree
+    return text, tree, checked
 
 
 def codemod_context(path: str) -> Any:
@@ -300,10 +311,10 @@ def _tool_returns(
         return
     if not Prefilter.of(config).may_migrate(data):
         return
-    read = read_cst(data, name, outcome)
+    read = read_both(data, name, outcome)
     if read is None:
         return
-    text, tree = read
+    text, tree, checked = read
     migration = ToolReturns(config, cross)
     new = migration.run(tree, name, text)
     report = migration.report
@@ -319,7 +330,8 @@ def _tool_returns(
 
         # the new text is generated once, and again only where a step changed the tree
         code: str = new.code
-        trimmed = drop_unused_imports(tree, text, new, code, name, module_name(path, config))
+        module = module_name(path, config)
+        trimmed = drop_unused_imports(tree, text, new, code, name, module, checked)
         if trimmed is not new:
             new, code = trimmed, trimmed.code
         code = fit_lines(text, new, code, path)
