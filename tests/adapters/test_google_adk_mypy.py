@@ -8,6 +8,7 @@ reads ADK from its own venv (`--python-executable`, tests/adapters/adk_env.py): 
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -50,6 +51,8 @@ def test_mypy_flags_results_assigned_into_adk_session_state(
         capture_output=True,
         text=True,
         timeout=900,
+        # ADK's venv has no toolwire: its types come from this checkout, however installed
+        env={**os.environ, "MYPYPATH": str(REPO / "src")},
     )
     assert "Traceback" not in done.stderr and "internal error" not in done.stdout, done.stdout
     found: dict[str, Counter[tuple[str, int]]] = {name: Counter() for name in names}
