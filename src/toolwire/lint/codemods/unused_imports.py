@@ -40,11 +40,12 @@ def drop_unused_imports(
     if after is before or path.endswith("__init__.py"):
         return after
     old_tree = ast.parse(text) if old_tree is None else old_tree
-    fewer = _fewer_uses(old_tree, text, code)
+    new_tree = ast.parse(code)
+    fewer = _fewer_uses(old_tree, text, new_tree, code)
     if not fewer:
         return after  # the common case, without the metadata LibCST's visitors need
     package = module.rpartition(".")[0] if module else None
-    made = _plainly_unused(old_tree, code, fewer, package)
+    made = _plainly_unused(old_tree, new_tree, code, fewer, package)
     if made is not None and not made:
         return after
     from toolwire.lint.codemods.import_removal import remove
@@ -55,15 +56,28 @@ def drop_unused_imports(
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
-def _fewer_uses(tree: ast.Module, before: str, after: str) -> set[str]:
-    """The names the module imports that are written fewer times after the rewrite: only
-    these can have lost their last use. A text count, linear in the module."""
+def _fewer_uses(tree: ast.Module, before: str, new_tree: ast.Module, after: str) -> set[str]:
+    """The names the module imports that are written fewer times after the rewrite outside
+    import statements: only these can have lost their last use. A text count, linear in
+    the module; the words of imports do not count, since an added import may write the
+    same word (`from toolwire.adapters.smolagents import tool as result_tool`)."""
     imported = _imported_names(tree)
     if not imported:
         return set()
-    old = Counter(w for w in _WORD.findall(before) if w in imported)
-    new = Counter(w for w in _WORD.findall(after) if w in imported)
+    old = Counter(w for w in _WORD.findall(before) if w in imported) - _import_words(tree)
+    new = Counter(w for w in _WORD.findall(after) if w in imported) - _import_words(new_tree)
     return {name for name, count in old.items() if new[name] < count}
+
+
+def _import_words(tree: ast.Module) -> Counter[str]:
+    """The words of the module's import statements (their modules and names), counted."""
+    return Counter(
+        word
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for text in (getattr(node, "module", None) or "", *_alias_words(node))
+        for word in text.split(".")
+    )
 
 
 def _imported_names(tree: ast.Module) -> set[str]:
@@ -78,7 +92,7 @@ def _imported_names(tree: ast.Module) -> set[str]:
 
 
 def _plainly_unused(
-    before: ast.Module, code: str, fewer: set[str], package: str | None
+    before: ast.Module, after: ast.Module, code: str, fewer: set[str], package: str | None
 ) -> set[Key] | None:
     """What `_unused` would find the rewrite made unused, when the text alone proves it
     (LibCST's scope analysis costs some 0.1 s a file). Each name that lost uses must be
@@ -86,15 +100,8 @@ def _plainly_unused(
     alias]`: it stays in use if it is still read as a plain name after, and was made
     unused if it was read before and is written nowhere but in imports after. Anything
     else is None: `_unused` decides."""
-    after = ast.parse(code)
     old, new = _Facts(before, package), _Facts(after, package)
-    in_imports = Counter(
-        word
-        for node in ast.walk(after)
-        if isinstance(node, ast.Import | ast.ImportFrom)
-        for text in (getattr(node, "module", None) or "", *_alias_words(node))
-        for word in text.split(".")
-    )
+    in_imports = _import_words(after)
     words = Counter(w for w in _WORD.findall(code) if w in fewer)
     made: set[Key] = set()
     for name in fewer:
