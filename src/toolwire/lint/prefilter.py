@@ -92,7 +92,13 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
         return cls(
             markers=markers,
             tools=re.compile("|".join(parts).encode()) if parts else None,
-            tool_extra=(b"str", *(r.encode() for r in results)),
+            # a framework's tool shape may hand over an imported function, which migrate
+            # names (codemods/tool-returns.md): such a module need not say `str`
+            tool_extra=(
+                b"str",
+                *(r.encode() for r in results),
+                *((b"import",) if shapes.words else ()),
+            ),
             sinks=re.compile("|".join(sink_parts)) if sink_parts else None,
             sources=re.compile("|".join(source_parts) or r"(?!)"),
             names=known if len(known) > _FEW else frozenset(),

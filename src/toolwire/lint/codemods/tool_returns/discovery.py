@@ -19,7 +19,7 @@ from toolwire.lint.codemods.tool_returns.structure import (
     lineage_of,
 )
 from toolwire.lint.codemods.tool_returns.walk import children
-from toolwire.lint.model import ClassShape, FunctionShape, ListedShape
+from toolwire.lint.model import ClassShape, FunctionShape, ListedShape, frameworks
 
 
 def listed_methods(
@@ -503,6 +503,42 @@ def unread_lists(
                     shown,
                     f"{why}, so migrate does not follow `{code}`: the tools in it are left as "
                     "they are; list them in the call or wrap them by hand",
+                )
+            )
+    return found
+
+
+def imported_tools(
+    tree: cst.Module,
+    names: ModuleNames,
+    shapes: Sequence[FunctionShape],
+    imported: Mapping[str, str] | None = None,
+    constants: ListConstants | None = None,
+) -> list[tuple[cst.Call, str, str]]:
+    """Functions handed to a tool factory by a name the module imports (`from app.search
+    import search`, `Agent(tools=[search])`): migrate follows a tool function within its
+    module only, so it names these, never silently. A framework's own tools are not named."""
+    own = tuple(m for f in frameworks() for m in f.modules)
+    constants = constants or ListConstants(tree, None, shapes)
+    found: list[tuple[cst.Call, str, str]] = []
+    for node, bound in _block_calls(tree, names, imported):
+        shape, _ = _handing_shape(node, names, shapes, bound)
+        for value in handed_names(node, shape, constants) if shape is not None else ():
+            assert shape is not None
+            bindings = names.bindings.get(value.value)
+            if not bindings or value.value in names.other or value.value in bound:
+                continue
+            target = bindings[0].target
+            if bindings[0].is_module or any(target == m or target.startswith(f"{m}.") for m in own):
+                continue
+            home, _, adapter = shape.adapter.rpartition(".")
+            found.append(
+                (
+                    node,
+                    f"{dotted(node.func) or 'call'}({value.value})",
+                    f"`{value.value}` is imported from `{target.rpartition('.')[0]}`, and "
+                    "migrate follows a tool function within its module only: where it is "
+                    f"defined, put `@{adapter}` (from {home}) on it and return a ToolResult",
                 )
             )
     return found

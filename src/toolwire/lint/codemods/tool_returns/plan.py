@@ -29,6 +29,7 @@ from toolwire.lint.codemods.tool_returns.discovery import (
     decorated_methods,
     factory_tools,
     function_tools,
+    imported_tools,
     listed_calls,
     listed_handlers,
     listed_methods,
@@ -234,6 +235,9 @@ class ToolReturns:
         if any(f.factory_lists for f in shapes.functions):
             unread = unread_lists(tree, names, shapes.functions, constants=constants)
             skipped += [(c, "", shown, why) for c, shown, why in unread]
+        if shapes.functions:
+            foreign = imported_tools(tree, names, shapes.functions, constants=constants)
+            skipped += [(c, "", shown, why) for c, shown, why in foreign]
         self._record_skipped(tree, skipped)
         self._record(planned, lines, module)
 
