@@ -475,56 +475,43 @@ def factory_tools(
     return found
 
 
-def unread_lists(
+def unfollowed_tools(
     tree: cst.Module,
     names: ModuleNames,
     shapes: Sequence[FunctionShape],
     imported: Mapping[str, str] | None = None,
     constants: ListConstants | None = None,
 ) -> list[tuple[cst.Call, str, str]]:
-    """Calls that take a list of tool functions (`Agent(tools=...)`) given a list migrate
-    cannot read whole (`tools=make()`, a constant that may change): the call as shown,
-    and why it is not followed."""
+    """Tools handed to a framework that migrate does not follow, each as (the call, how it
+    is shown, why), so that none is skipped in silence: a list of tool functions it cannot
+    read whole (`tools=make()`, a constant that may change), and a function handed by a
+    name the module imports (`from app.search import search`, `Agent(tools=[search])`):
+    migrate follows a tool function within its module only. A framework's own tools
+    (`google_search` from `google.adk.tools`) are not named."""
     constants = constants or ListConstants(tree, None, shapes)
+    own = tuple(m for f in frameworks() for m in f.modules)
     found: list[tuple[cst.Call, str, str]] = []
     for node, bound in _block_calls(tree, names, imported):
         shape, _ = _handing_shape(node, names, shapes, bound)
-        for keyword, value in _list_arguments(node, shape) if shape is not None else ():
+        if shape is None:
+            continue
+        shown = dotted(node.func) or "call"
+        for keyword, value in _list_arguments(node, shape):
             if isinstance(value, cst.Name) and value.value == "None":
                 continue  # no tools
             why = constants.names(value)[1]
             if not why:
                 continue  # a literal list, or a constant proved fixed
             code = cst.Module([]).code_for_node(value)
-            shown = f"{dotted(node.func) or 'call'}({keyword}={code})"
             found.append(
                 (
                     node,
-                    shown,
+                    f"{shown}({keyword}={code})",
                     f"{why}, so migrate does not follow `{code}`: the tools in it are left as "
                     "they are; list them in the call or wrap them by hand",
                 )
             )
-    return found
-
-
-def imported_tools(
-    tree: cst.Module,
-    names: ModuleNames,
-    shapes: Sequence[FunctionShape],
-    imported: Mapping[str, str] | None = None,
-    constants: ListConstants | None = None,
-) -> list[tuple[cst.Call, str, str]]:
-    """Functions handed to a tool factory by a name the module imports (`from app.search
-    import search`, `Agent(tools=[search])`): migrate follows a tool function within its
-    module only, so it names these, never silently. A framework's own tools are not named."""
-    own = tuple(m for f in frameworks() for m in f.modules)
-    constants = constants or ListConstants(tree, None, shapes)
-    found: list[tuple[cst.Call, str, str]] = []
-    for node, bound in _block_calls(tree, names, imported):
-        shape, _ = _handing_shape(node, names, shapes, bound)
-        for value in handed_names(node, shape, constants) if shape is not None else ():
-            assert shape is not None
+        for value in handed_names(node, shape, constants):
             bindings = names.bindings.get(value.value)
             if not bindings or value.value in names.other or value.value in bound:
                 continue
@@ -535,7 +522,7 @@ def imported_tools(
             found.append(
                 (
                     node,
-                    f"{dotted(node.func) or 'call'}({value.value})",
+                    f"{shown}({value.value})",
                     f"`{value.value}` is imported from `{target.rpartition('.')[0]}`, and "
                     "migrate follows a tool function within its module only: where it is "
                     f"defined, put `@{adapter}` (from {home}) on it and return a ToolResult",

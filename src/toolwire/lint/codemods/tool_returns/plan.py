@@ -29,12 +29,11 @@ from toolwire.lint.codemods.tool_returns.discovery import (
     decorated_methods,
     factory_tools,
     function_tools,
-    imported_tools,
     listed_calls,
     listed_handlers,
     listed_methods,
     references,
-    unread_lists,
+    unfollowed_tools,
 )
 from toolwire.lint.codemods.tool_returns.holds import (
     guard_wiring,
@@ -232,12 +231,9 @@ class ToolReturns:
                 skipped.append((handler.name, "", handler.name.value, why))
             built = listed_calls(tree, names, shapes.listed)
             skipped += [(c, "", shown, why) for c, shown, why in built]
-        if any(f.factory_lists for f in shapes.functions):
-            unread = unread_lists(tree, names, shapes.functions, constants=constants)
-            skipped += [(c, "", shown, why) for c, shown, why in unread]
         if shapes.functions:
-            foreign = imported_tools(tree, names, shapes.functions, constants=constants)
-            skipped += [(c, "", shown, why) for c, shown, why in foreign]
+            unfollowed = unfollowed_tools(tree, names, shapes.functions, constants=constants)
+            skipped += [(c, "", shown, why) for c, shown, why in unfollowed]
         self._record_skipped(tree, skipped)
         self._record(planned, lines, module)
 
