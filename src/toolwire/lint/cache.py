@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolwire.lint.config import Config
+from toolwire.lint.files import read_quietly
 from toolwire.lint.findings import Finding
 
 try:  # `hashlib` also loads OpenSSL, which costs a one-file run several milliseconds
@@ -207,10 +208,8 @@ def sight(
     if known is not None:
         store.unread += 1
         return None, known[0], known[1]
-    try:
-        with open(where, "rb") as file:  # not pathlib: once per file of the run
-            data = file.read()
-    except OSError:
+    data = read_quietly(where)
+    if data is None:
         return None
     content, mark = digest(data), marked(data)
     store.records[name] = ((), (stamp, content, mark, taken))

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from toolwire.lint.config import Config
-from toolwire.lint.files import real_path
+from toolwire.lint.files import read_quietly, real_path
 from toolwire.lint.findings import Finding, unreadable
 from toolwire.lint.suppressions import Suppressions
 
@@ -404,11 +404,8 @@ class Project:
         """The bytes of `unit` (None when its cache record stands for them) and whether
         they hold a marker (None: not yet known); None when it cannot be read."""
         if _CACHE is None:
-            try:
-                with open(unit.path, "rb") as file:  # not pathlib: once per file of the run
-                    return file.read(), None
-            except OSError:
-                return None
+            data = read_quietly(unit.path)
+            return None if data is None else (data, None)
         from toolwire.lint import cache
 
         seen = cache.sight(_CACHE, unit.config, unit.path, self._markers(unit.config))
@@ -438,10 +435,8 @@ class Project:
         for module, text in texts.items():
             if text is None:
                 self._unread.pop(self._units[module].display, None)
-                try:
-                    with open(self._units[module].path, "rb") as file:
-                        text = file.read()
-                except OSError:
+                text = read_quietly(self._units[module].path)
+                if text is None:
                     del self._units[module]
                     continue
             data[module] = text

@@ -432,6 +432,16 @@ def read(path: Path) -> bytes | Finding:
         return unreadable(str(path), f"cannot read: {strerror(exc)}")
 
 
+def read_quietly(path: str | os.PathLike[str]) -> bytes | None:
+    """The bytes of the file at `path`, or None: for a pass that reads ahead of a file's
+    own check, which reports what cannot be read (not pathlib: once per file of a run)."""
+    try:
+        with open(path, "rb") as file:
+            return file.read()
+    except OSError:
+        return None
+
+
 def real_path(path: str) -> str:
     """`os.path.realpath(path)`, with one resolution per directory: runs ask for every file
     of a tree, and resolving costs a system call per path component."""
