@@ -136,6 +136,15 @@ def venv(name: str, requirements: Sequence[str]) -> Path | str:
     return home / "bin"
 
 
+def flake8_bare() -> Path | str:
+    """The bin/ of a venv with the same flake8, pyflakes, pycodestyle and mccabe as this
+    one and without toolwire (so without its plugin), or why it failed."""
+    versions = [
+        f"{d}=={installed_version(d)}" for d in ("flake8", "pyflakes", "pycodestyle", "mccabe")
+    ]
+    return venv("flake8-bare", versions)
+
+
 def installed_version(distribution: str) -> str:
     from importlib.metadata import version
 

@@ -18,7 +18,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from _common import BENCH_CONFIG, CACHE, FIXTURE_CONFIG, PYTHON, ROOT, Run, timed, venv
+from _common import (
+    BENCH_CONFIG,
+    CACHE,
+    FIXTURE_CONFIG,
+    PYTHON,
+    ROOT,
+    Run,
+    flake8_bare,
+    timed,
+    venv,
+)
 
 PEERS = ROOT / "bench" / "peers"
 SEMGREP_RULES = PEERS / "semgrep" / "toolwire.yaml"
@@ -241,13 +251,19 @@ def corpus(root: Path, files: Sequence[Path]) -> list[CorpusRun | str]:
     out.append(
         CorpusRun("toolwire check", run.wall, run.cpu, run.rss_mb, sum(map(len, real.values())))
     )
+    return out + _rule_peers(root, paths)
+
+
+def _rule_peers(root: Path, paths: Sequence[str], note: str = "") -> list[CorpusRun | str]:
+    """One run of fixit and of semgrep with toolwire's rules written for them."""
+    out: list[CorpusRun | str] = []
     for name, runner in (("fixit", run_fixit), ("semgrep", run_semgrep)):
         got = runner(root, paths)
         if isinstance(got, str):
             out.append(f"{name}: n/a ({got})")
         else:
             found = sum(map(len, got[1].values()))
-            out.append(CorpusRun(name, got[0].wall, got[0].cpu, got[0].rss_mb, found))
+            out.append(CorpusRun(name, got[0].wall, got[0].cpu, got[0].rss_mb, found, note))
     return out
 
 
@@ -270,8 +286,6 @@ _ANY_REPORT = re.compile(r"^\S+\.py:\d+:\d+:? ")
 def worst_case_speed(root: Path, files: Sequence[Path]) -> list[CorpusRun | str]:
     """One run of toolwire and of each peer over the same worst-case files (tool code appended
     to each, so toolwire analyses every one), each with one process and no cache."""
-    from _common import installed_version
-
     paths = [str(p.relative_to(root)) for p in files]
     run, reports = run_toolwire(root, paths, BENCH_CONFIG)
     found = sum(len(rs) for rs in reports.values())
@@ -284,10 +298,7 @@ def worst_case_speed(root: Path, files: Sequence[Path]) -> list[CorpusRun | str]
     else:
         cmd = [ruff, "check", "--no-cache", "--isolated", "--output-format", "concise", *paths]
         out.append(_linter_run("ruff check", cmd, root, "its default rules"))
-    versions = [
-        f"{d}=={installed_version(d)}" for d in ("flake8", "pyflakes", "pycodestyle", "mccabe")
-    ]
-    flake8 = venv("flake8-bare", versions)
+    flake8 = flake8_bare()
     if isinstance(flake8, str):
         out.append(f"flake8: n/a ({flake8})")
     else:
@@ -300,12 +311,4 @@ def worst_case_speed(root: Path, files: Sequence[Path]) -> list[CorpusRun | str]
         cmd = [str(pylint / "pylint"), "--jobs=1", "--persistent=n", "--score=n", "--reports=n",
                "--msg-template={path}:{line}:{column}: {msg_id} {msg}", *paths]  # fmt: skip
         out.append(_linter_run("pylint", cmd, root, "its default checkers"))
-    for name, runner in (("fixit", run_fixit), ("semgrep", run_semgrep)):
-        got = runner(root, paths)
-        if isinstance(got, str):
-            out.append(f"{name}: n/a ({got})")
-        else:
-            count = sum(map(len, got[1].values()))
-            out.append(CorpusRun(name, got[0].wall, got[0].cpu, got[0].rss_mb, count,
-                                 "toolwire's rules written for it"))  # fmt: skip
-    return out
+    return out + _rule_peers(root, paths, "toolwire's rules written for it")
