@@ -194,20 +194,24 @@ def test_a_crew_checkpoint_holds_the_content_and_no_artifact(tmp_path: Path) -> 
 
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
+# CrewAI numbers the events it emits process-wide: where a run starts depends on what ran
+# before it, like an id.
+_COUNTERS = {"emission_sequence"}
 # The tool's own definition, not its result: the class (and so its schema's title) and
 # the `bounds` field a `ResultTool` adds.
 _TOOL_DEFINITION = {"tool_type", "bounds", "title"}
 
 
 def _run_independent(value: Any) -> Any:
-    """A checkpoint without what differs from run to run: ids, times, its own directory."""
+    """A checkpoint without what differs from run to run: ids, times, event numbers, its
+    own directory, and the tool's class."""
     if isinstance(value, dict):
         return {
             f"<id {n}>" if _UUID.match(key) else key: (
                 "<dir>" if key == "location" else _run_independent(item)
             )
             for n, (key, item) in enumerate(value.items())
-            if key not in _TOOL_DEFINITION
+            if key not in _TOOL_DEFINITION | _COUNTERS
         }
     if isinstance(value, list):
         return [_run_independent(item) for item in value]
