@@ -7,6 +7,7 @@ Both of CrewAI's tool paths run: the ReAct text loop (`execute_tool_and_check_fi
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from crewai.hooks import (
 )
 from crewai.hooks.tool_hooks import ToolCallHookContext
 from crewai.state.checkpoint_config import CheckpointConfig
+from crewai.tools import BaseTool
 from crewai.tools.tool_failure import ToolExecutionFailedError, ToolFailureReason
 
 from toolwire import ToolArtifact, ToolResult
@@ -188,6 +190,69 @@ def test_a_crew_checkpoint_holds_the_content_and_no_artifact(tmp_path: Path) -> 
     assert written
     assert any("ada: 2 open orders" in text for text in written)
     assert not any(MARK in text for text in written)
+
+
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
+# CrewAI numbers the events it emits process-wide: where a run starts depends on what ran
+# before it, like an id.
+_COUNTERS = {"emission_sequence"}
+# The tool's own definition, not its result: the class (and so its schema's title) and
+# the `bounds` field a `ResultTool` adds.
+_TOOL_DEFINITION = {"tool_type", "bounds", "title"}
+
+
+def _run_independent(value: Any) -> Any:
+    """A checkpoint without what differs from run to run: ids, times, event numbers, its
+    own directory, and the tool's class."""
+    if isinstance(value, dict):
+        return {
+            f"<id {n}>" if _UUID.match(key) else key: (
+                "<dir>" if key == "location" else _run_independent(item)
+            )
+            for n, (key, item) in enumerate(value.items())
+            if key not in _TOOL_DEFINITION | _COUNTERS
+        }
+    if isinstance(value, list):
+        return [_run_independent(item) for item in value]
+    if isinstance(value, str) and (_UUID.match(value) or _TIME.match(value)):
+        return "<id or time>"
+    return value
+
+
+def test_a_result_without_artifacts_is_stored_as_the_str_was(tmp_path: Path) -> None:
+    class Weather(BaseTool):
+        name: str = "weather"
+        description: str = "Look a city up."
+
+        def _run(self, city: str) -> str:
+            return f"sunny in {city}"
+
+    class Migrated(ResultTool):
+        name: str = "weather"
+        description: str = "Look a city up."
+
+        def _run(self, city: str) -> ToolResult:
+            return ToolResult.text(f"sunny in {city}")
+
+    stored, sent = [], []
+    for each in (Weather(), Migrated()):
+        where = tmp_path / type(each).__name__
+        llm = ScriptedLLM(
+            model="scripted",
+            native=True,
+            replies=[call(True, 1, "weather", {"city": "Oslo"}), "done"],
+        )
+        agent = Agent(role="r", goal="g", backstory="b", llm=llm, tools=[each])
+        task = Task(description="Weather in Oslo?", expected_output="a sentence", agent=agent)
+        checkpoint = CheckpointConfig(location=str(where), on_events=["task_completed"])
+        assert str(Crew(agents=[agent], tasks=[task], checkpoint=checkpoint).kickoff()) == "done"
+        [written] = [p for p in where.rglob("*") if p.is_file()]
+        assert "sunny in Oslo" in written.read_text()
+        stored.append(_run_independent(json.loads(written.read_text())))
+        sent.append(llm.requests)
+    assert stored[1] == stored[0]
+    assert sent[1] == sent[0]
 
 
 def test_a_tool_that_returns_something_else_fails_without_reaching_the_model() -> None:

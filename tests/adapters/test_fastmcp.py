@@ -109,6 +109,38 @@ def test_add_tool_and_the_listing_is_the_str_functions() -> None:
     assert [b.text for b in call(server, "plain", {"city": "x"}).content] == ["x"]
 
 
+def test_a_result_without_artifacts_is_sent_as_the_str_was() -> None:
+    def wire(result: Any) -> dict[str, Any]:
+        """The client's result whole, and the JSON-RPC result it was parsed from."""
+        return {
+            "content": [block.model_dump(mode="json") for block in result.content],
+            "structured_content": result.structured_content,
+            "meta": result.meta,
+            "data": result.data,
+            "is_error": result.is_error,
+        }
+
+    plain, migrated = FastMCP("plain"), FastMCP("migrated")
+
+    @plain.tool
+    def lookup(city: str) -> str:
+        """Look a city up."""
+        return f"{city}: sunny"
+
+    @migrated.tool(name="lookup")
+    @result_tool
+    def lookup_migrated(city: str) -> ToolResult:
+        """Look a city up."""
+        return ToolResult.text(f"{city}: sunny")
+
+    before = wire(call(plain, "lookup", {"city": "Oslo"}))
+    after = wire(call(migrated, "lookup", {"city": "Oslo"}))
+    assert before["structured_content"] == {"result": "Oslo: sunny"}
+    assert ARTIFACTS_KEY not in (after["meta"] or {})
+    assert after == before  # fastmcp's own `meta` (its `wrap_result` flag) included
+    assert listed(migrated)["lookup"] == listed(plain)["lookup"]
+
+
 def test_a_return_that_is_not_a_result_is_an_error_naming_the_tool() -> None:
     server = FastMCP("t")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import textwrap
 from pathlib import Path
+from typing import Any
 
 from adk_env import PIN, drive, installed_version, run_python
 from framework_docs import extra_requirements, install_extras, python_blocks
@@ -152,6 +153,64 @@ def test_adk_declares_the_wrapped_function_as_the_plain_one(
     assert [by_name[d["name"]] for d in plain] == plain
     assert "tool_context" not in repr(by_name["stations"])
     assert by_name["stations"]["description"] == "The stations of a city."
+
+
+BEFORE = """
+from google.adk.agents import Agent
+
+
+def weather(city: str) -> str:
+    \"\"\"Look a city up.\"\"\"
+    return f"sunny in {city}"
+
+
+agent = Agent(name="a", model="unused", tools=[weather])
+"""
+
+AFTER = """
+from google.adk.agents import Agent
+
+from toolwire import ToolResult
+from toolwire.adapters.google_adk import result_tool
+
+
+@result_tool
+def weather(city: str) -> ToolResult:
+    \"\"\"Look a city up.\"\"\"
+    return ToolResult.text(f"sunny in {city}")
+
+
+agent = Agent(name="a", model="unused", tools=[weather])
+"""
+
+# ADK's own per-run values: event ids, function call ids ("adk-<uuid>"), the invocation
+# id and the event times. Everything else an event holds is compared.
+_PER_RUN = {"id", "invocation_id", "timestamp"}
+
+
+def _without_per_run(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_per_run(v) for k, v in value.items() if k not in _PER_RUN}
+    if isinstance(value, list):
+        return [_without_per_run(item) for item in value]
+    return value
+
+
+def test_a_result_without_artifacts_is_stored_as_the_str_was(
+    adk_python: Path, tmp_path: Path
+) -> None:
+    _write(tmp_path, BEFORE, "before")
+    _write(tmp_path, AFTER, "after")
+    call = [{"tool": "weather", "args": {"city": "Oslo"}}]
+    before, after = (drive(adk_python, tmp_path, name, call)[0] for name in ("before", "after"))
+    assert before["response"] == {"name": "weather", "response": {"result": "sunny in Oslo"}}
+    # The session (its events, as the session service stores them, and its state), what the
+    # model read, and the artifact service: all as before.
+    events = [[_without_per_run(json.loads(e)) for e in run["events"]] for run in (before, after)]
+    assert len(events[0]) == 4 and events[1] == events[0]
+    assert after["artifacts"] == before["artifacts"] == []
+    for key in ("response", "declarations", "state", "error"):
+        assert after[key] == before[key], key
 
 
 def _write(directory: Path, source: str, name: str = "agent") -> Path:

@@ -186,7 +186,7 @@ def test_a_plain_str_is_accepted_while_migrating() -> None:
     message = legacy.invoke(call("legacy", {"q": "g"}))
     assert isinstance(message, ToolMessage)
     assert (message.content, message.status) == ("legacy g", "success")
-    assert message.artifact == ()
+    assert message.artifact is None
 
 
 def test_the_runtime_is_not_weakened() -> None:
@@ -370,6 +370,39 @@ def test_agent_graph_with_checkpointer(mode: str) -> None:
     resumed_ok = next(m for m in resumed if getattr(m, "tool_call_id", None) == "call-ok")
     assert resumed_ok.content == "1 record for 'alice'"
     assert resumed_ok.artifact == {"toolwire_run_only_artifacts": 2}
+
+
+def test_a_result_without_artifacts_is_stored_as_the_str_was() -> None:
+    @tool
+    def weather(city: str) -> str:
+        """Look a city up."""
+        return f"sunny in {city}"
+
+    @result_tool("weather")
+    def migrated(city: str) -> ToolResult:
+        """Look a city up."""
+        return ToolResult.text(f"sunny in {city}")
+
+    live, stored, checkpointed = [], [], []
+    for each in (weather, migrated):
+        asks = AIMessage("", tool_calls=[call("weather", {"city": "Oslo"}, "call-1")])
+        saver = InMemorySaver()
+        app = agent_graph(ScriptedChatModel(responses=[asks, AIMessage("done")]), [each], saver)
+        config = {"configurable": {"thread_id": "t"}}
+        final = app.invoke({"messages": [HumanMessage("go")]}, config)
+        [message] = [m for m in final["messages"] if isinstance(m, ToolMessage)]
+        assert (message.content, message.artifact) == ("sunny in Oslo", None)
+        # `id` is LangGraph's own per-run uuid; every other field is compared.
+        live.append(message.model_dump(exclude={"id"}))
+        [resumed] = [
+            m for m in app.get_state(config).values["messages"] if isinstance(m, ToolMessage)
+        ]
+        stored.append(resumed.model_dump(exclude={"id"}))
+        kind, data = JsonPlusSerializer().dumps_typed(resumed.model_copy(update={"id": None}))
+        checkpointed.append((kind, data))
+    assert live[0] == live[1]
+    assert stored[0] == stored[1] == live[0]
+    assert checkpointed[0] == checkpointed[1]
 
 
 def test_langgraph_serde_writes_the_stub_for_the_live_message() -> None:

@@ -97,7 +97,7 @@ def test_an_error_result_is_is_error() -> None:
     output = ResultFunctionTool.from_defaults(lookup).call(q="missing")
     assert output.is_error is True
     assert output.content == "no record matches 'missing'"
-    assert output.raw_output == ()
+    assert output.raw_output == "no record matches 'missing'"  # no artifacts: the content
 
 
 def test_acall_on_sync_and_async_functions() -> None:
@@ -152,6 +152,7 @@ def test_the_runtime_is_not_weakened() -> None:
     with pytest.raises(TypeError, match="no string form"):
         str(result)
     output = ResultFunctionTool.from_defaults(lookup).call(q="x")
+    assert isinstance(output.raw_output, RunOnlyArtifacts)
     assert pickle.loads(pickle.dumps(output)).raw_output == ()
 
 
@@ -219,6 +220,45 @@ def test_function_agent_reads_content_only_and_keeps_errors() -> None:
     assert MARKER not in script.snapshot
     assert len(answer.tool_calls) == 2
     assert MARKER not in answer.model_dump_json()
+
+
+def test_a_result_without_artifacts_is_stored_as_the_str_was() -> None:
+    def weather(city: str) -> str:
+        """Look a city up."""
+        return f"sunny in {city}"
+
+    def migrated(city: str) -> ToolResult:
+        """Look a city up."""
+        return ToolResult.text(f"sunny in {city}")
+
+    async def run(tool: FunctionTool) -> tuple[Any, Any, Any]:
+        snapshots: list[Any] = []
+
+        def script(messages: Sequence[ChatMessage], **kwargs: Any) -> ChatMessage:
+            if any(m.role == MessageRole.TOOL for m in messages):
+                snapshots.append(handler.ctx.to_dict(serializer=JsonSerializer()))
+                return ChatMessage(role=MessageRole.ASSISTANT, content="done")
+            ask = ToolCallBlock(
+                tool_call_id="c1", tool_name="weather", tool_kwargs={"city": "Oslo"}
+            )
+            return ChatMessage(role=MessageRole.ASSISTANT, blocks=[ask])
+
+        agent = FunctionAgent(tools=[tool], llm=MockFunctionCallingLLM(response_generator=script))
+        handler = agent.run(user_msg="go")
+        [result] = [ev async for ev in handler.stream_events() if isinstance(ev, ToolCallResult)]
+        answer = await handler
+        # The context's own state (memory, scratchpad, the run's tool calls); its workers'
+        # queues hold timestamps, which differ from run to run and are not compared.
+        stored = snapshots[0]["state"]["state_data"]
+        return result.tool_output, stored, answer.model_dump(mode="json")
+
+    plain = asyncio.run(run(FunctionTool.from_defaults(weather)))
+    after = asyncio.run(run(ResultFunctionTool.from_defaults(migrated, name="weather")))
+    assert plain[0].raw_output == after[0].raw_output == "sunny in Oslo"
+    assert after[0].model_dump() == plain[0].model_dump()
+    assert '"current_tool_calls"' in json.dumps(plain[1])
+    assert after[1] == plain[1]
+    assert after[2] == plain[2]
 
 
 # --- BaseToolSpec subclasses -----------------------------------------------------------
@@ -306,7 +346,8 @@ def test_spec_tools_call_and_acall() -> None:
     assert_success(count_tool.call(table="t"), "sync count of t")
     assert_success(asyncio.run(count_tool.acall(table="t")), "async count of t")
     for output in (count_tool.call(table="nope"), asyncio.run(count_tool.acall(table="nope"))):
-        assert (output.is_error, output.content, output.raw_output) == (True, "no table 'nope'", ())
+        assert (output.is_error, output.content) == (True, "no table 'nope'")
+        assert output.raw_output == "no table 'nope'"
 
 
 def test_a_spec_keeps_metadata_it_is_given() -> None:

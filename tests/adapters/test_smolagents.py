@@ -22,6 +22,8 @@ pytest.importorskip("smolagents")
 
 from sa_scripted import ScriptedModel, call
 from smolagents import CodeAgent, Tool, ToolCallingAgent
+from smolagents import tool as smolagents_tool
+from smolagents.agent_types import AgentText
 from smolagents.agents import ToolOutput
 from smolagents.memory import ActionStep
 from smolagents.models import ChatMessage, MessageRole
@@ -116,6 +118,55 @@ def test_memory_keeps_the_observation_text_only() -> None:
     assert MARK.encode() not in blob
     restored = pickle.loads(blob)
     assert restored == "ada: 2 open orders" and not isinstance(restored, ResultText)
+
+
+def _untimed(value: Any) -> Any:
+    """Memory without its clock readings, which differ from run to run."""
+    if isinstance(value, dict):
+        return {k: _untimed(v) for k, v in value.items() if k not in _CLOCK}
+    if isinstance(value, list):
+        return [_untimed(item) for item in value]
+    return value
+
+
+_CLOCK = {"start_time", "end_time", "duration"}
+
+
+def test_a_result_without_artifacts_is_stored_as_the_str_was() -> None:
+    @smolagents_tool
+    def weather(city: str) -> str:
+        """Look a city up.
+
+        Args:
+            city: The city.
+        """
+        return f"sunny in {city}"
+
+    def migrated(city: str) -> ToolResult:
+        """Look a city up.
+
+        Args:
+            city: The city.
+        """
+        return ToolResult.text(f"sunny in {city}")
+
+    migrated.__name__ = "weather"
+    stored, sent, observed = [], [], []
+    for each in (weather, tool(migrated)):
+        model, agent, events = run(
+            [call(1, "weather", {"city": "Oslo"}), call(2, "final_answer", {"answer": "x"})],
+            [each],
+        )
+        output = tool_outputs(events)["weather"]
+        assert output == "sunny in Oslo"
+        observed.append(type(pickle.loads(pickle.dumps(output))))
+        stored.append(_untimed(json.loads(json.dumps(agent.memory.get_full_steps(), default=repr))))
+        # The messages; the tool entries describe the tool object, not its result.
+        sent.append([json.loads(request)["messages"] for request in model.requests])
+    assert "sunny in Oslo" in json.dumps(stored[0])
+    assert stored[1] == stored[0]
+    assert sent[1] == sent[0]
+    assert observed == [AgentText, AgentText]
 
 
 def test_an_error_result_is_a_tool_execution_error() -> None:

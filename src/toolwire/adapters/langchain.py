@@ -3,11 +3,12 @@
 Subclass `ToolResultTool` instead of `BaseTool`, or decorate a function with
 `result_tool` instead of `@tool`. When the tool runs through `invoke`/`ainvoke` (by hand, a
 `ToolNode`, or an agent), a tool call yields a `ToolMessage` whose `content` is exactly
-`result.content`, whose `artifact` holds the artifacts, and whose `status` is `"error"` for
-`ToolResult.error(...)`. The result is bounded first (`bounds=`, else
-`toolwire.adapters.default_bounds()`). The artifacts ride LangChain's documented run-only channel
-(`response_format="content_and_artifact"`) in a carrier that LangGraph checkpoints and
-every other pickle or pydantic dump store as a payload-free stub.
+`result.content`, whose `artifact` holds the artifacts (None for a result without any, as
+for a tool returning the str), and whose `status` is `"error"` for `ToolResult.error(...)`.
+The result is bounded first (`bounds=`, else `toolwire.adapters.default_bounds()`). The
+artifacts ride LangChain's documented run-only channel (`response_format=
+"content_and_artifact"`) in a carrier that LangGraph checkpoints and every other pickle
+or pydantic dump store as a payload-free stub.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ def to_content_and_artifact(
     `result` is bounded first (`bounds`, else `default_bounds()`). An error result becomes
     a ready `ToolMessage` with `status="error"` (LangChain passes a returned message
     through unchanged); without a tool call id there is no message, and the content is
-    returned as LangChain returns a handled `ToolException`'s text.
+    returned as LangChain returns a handled `ToolException`'s text. A result without
+    artifacts has no artifact (None): its message is that of a tool returning the str.
     """
     result = resolve_bounds(bounds, "to_content_and_artifact()").apply(result)
     if result.is_error:
@@ -69,6 +71,8 @@ def to_content_and_artifact(
             return result.content, None
         message = ToolMessage(result.content, tool_call_id=tool_call_id, name=name, status="error")
         return message, None
+    if not result.artifacts:  # artifact stays None, as for a tool returning the str
+        return result.content, None
     return result.content, PydanticRunOnlyArtifacts(result.artifacts)
 
 

@@ -4,9 +4,10 @@
 (sync or async) that returns a `ToolResult`. `call`/`acall` (and so every agent) get a
 `ToolOutput` whose `content` (and `str()`) is exactly `result.content`, whose `is_error`
 is the result's, and whose `raw_output` holds the artifacts in a carrier that pickles empty
-and serialises (pydantic, workflow context snapshots) as a payload-free stub. The result
-is bounded as the function returns it (`bounds=`, else `toolwire.adapters.default_bounds()`),
-before a callback or the `ToolOutput` sees it.
+and serialises (pydantic, workflow context snapshots) as a payload-free stub. A result
+without artifacts leaves `result.content` there, what a function returning the str leaves.
+The result is bounded as the function returns it (`bounds=`, else
+`toolwire.adapters.default_bounds()`), before a callback or the `ToolOutput` sees it.
 
 `ResultToolSpec` is `BaseToolSpec` for a spec whose `spec_functions` return a `ToolResult`:
 its `to_tool_list()` (and so `to_tool_list_async()`) makes those annotated `-> ToolResult`
@@ -47,7 +48,8 @@ def to_tool_output(
     *,
     bounds: BoundsOption = "default",
 ) -> ToolOutput:
-    """The `ToolOutput` for a result: its content, its error flag, its artifacts as raw output.
+    """The `ToolOutput` for a result: its content, its error flag, its artifacts as raw output
+    (the content for a result without artifacts).
 
     `result` is bounded first (`bounds`, else `default_bounds()`).
     """
@@ -56,9 +58,17 @@ def to_tool_output(
         tool_name=tool_name,
         blocks=[TextBlock(text=result.content)],
         raw_input=raw_input or {},
-        raw_output=PydanticRunOnlyArtifacts(result.artifacts),
+        raw_output=_raw_output(result),
         is_error=result.is_error,
     )
+
+
+def _raw_output(result: ToolResult) -> PydanticRunOnlyArtifacts | str:
+    """A `ToolOutput.raw_output`: the artifacts' carrier, or, without artifacts, the content,
+    which is what a function returning the str leaves there."""
+    if not result.artifacts:
+        return result.content
+    return PydanticRunOnlyArtifacts(result.artifacts)
 
 
 def _returning_str(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -156,13 +166,14 @@ class ResultFunctionTool(FunctionTool):
 
     def _settle(self, output: ToolOutput) -> ToolOutput:
         # The raw output is the function's ToolResult (also when a callback overrode the
-        # content); it must not stay there: it has no string or serialised form.
+        # content); it must not stay there: it has no string or serialised form. Without
+        # artifacts it is the function's content, as a function returning the str leaves.
         raw = output.raw_output
         if not isinstance(raw, ToolResult):
             return output
         return output.model_copy(
             update={
-                "raw_output": PydanticRunOnlyArtifacts(raw.artifacts),
+                "raw_output": _raw_output(raw),
                 "is_error": output.is_error or raw.is_error,
             }
         )

@@ -12,7 +12,8 @@ that returns a `ToolResult`. On each call, the result is bounded first (`bounds=
   its str, pickled and `RunState.to_json()` forms are the content only;
 - `ToolCallOutputItem.custom_data["toolwire"]` says whether the call failed and how many
   artifacts it had, never their payload: the SDK writes `custom_data` into
-  `RunState.to_json()`, and artifacts are never resumable state (ADR-108);
+  `RunState.to_json()`, and artifacts are never resumable state (ADR-108). A result
+  without artifacts adds no record, so the stored state is that of a tool returning the str;
 - `ToolResult.error(...)` fails the call the SDK's way (its `failure_error_function` path:
   an error on the tool's trace span and an `openai.agents` error log line), and the model
   reads the error's content, exactly.
@@ -151,7 +152,7 @@ def _failure_function(user: ErrorFunction | _Unset | None) -> ErrorFunction:
 
 
 def _extractor(user: Extractor | None) -> Extractor:
-    async def extract(data: FunctionToolCustomDataContext) -> Mapping[str, Any]:
+    async def extract(data: FunctionToolCustomDataContext) -> Mapping[str, Any] | None:
         extra: Any = None
         if user is not None:
             extra = user(data)
@@ -160,8 +161,13 @@ def _extractor(user: Extractor | None) -> Extractor:
         output = data.output
         # Anything but the tool's own result is a failure: its error result, an exception
         # the SDK reported to the model, or an output guardrail's rejection.
-        artifacts = output.artifacts if isinstance(output, ResultOutput) else RunOnlyArtifacts()
-        record = {"is_error": not isinstance(output, ResultOutput), **artifacts.to_json()}
+        if not isinstance(output, ResultOutput):
+            record = {"is_error": True, **RunOnlyArtifacts().to_json()}
+        elif output.artifacts:
+            record = {"is_error": False, **output.artifacts.to_json()}
+        else:  # no record, as for a tool returning the str: the stored state is the same
+            result: Mapping[str, Any] | None = extra
+            return result
         return {**(extra or {}), CUSTOM_DATA_KEY: record}
 
     return extract
