@@ -13,9 +13,9 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar
 
 import click
 
@@ -60,8 +60,7 @@ _R = TypeVar("_R")
 STATISTICS_FORMATS = ("text", "json")
 
 
-@dataclass(frozen=True, slots=True)
-class Output:
+class Output(NamedTuple):
     """Where and how much to report: `--output-file`, `--quiet`, `--statistics`."""
 
     file: Path | None = None
@@ -70,8 +69,7 @@ class Output:
     colour: bool = False  # `--color`: the text report and the `--diff` patch on stdout
 
 
-@dataclass(frozen=True, slots=True)
-class Adoption:
+class Adoption(NamedTuple):
     """`--baseline FILE` (else the config's `baseline`), `--update-baseline`, `--add-noqa`."""
 
     baseline: Path | None = None
@@ -79,8 +77,7 @@ class Adoption:
     add_noqa: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Caching:
+class Caching(NamedTuple):
     """`--no-cache`, `--cache-dir` (else `TOOLWIRE_CACHE_DIR`, else the user cache dir), `-v`."""
 
     enabled: bool = True
@@ -88,8 +85,7 @@ class Caching:
     verbose: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Task:
+class Task(NamedTuple):
     """One file to check; pickled to worker processes."""
 
     path: str
@@ -618,7 +614,7 @@ def _check_tree(
             if not caching():
                 return _check_all(tasks, jobs, check_file), [], 0
             return _check_cached(tasks, jobs_option), [], 0
-    plan = [replace(task, fix=mode) for task in tasks]
+    plan = [task._replace(fix=mode) for task in tasks]
     outcomes: dict[str, FileOutcome] = {}  # the last round's word on each file
     before: int | None = None
     for _ in range(FIX_ROUNDS):
