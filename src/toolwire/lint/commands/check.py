@@ -60,6 +60,8 @@ _R = TypeVar("_R")
 STATISTICS_FORMATS = ("text", "json")
 
 
+# The run's records are NamedTuples: a frozen dataclass compiles its methods from text at
+# every start-up.
 class Output(NamedTuple):
     """Where and how much to report: `--output-file`, `--quiet`, `--statistics`."""
 
@@ -93,6 +95,10 @@ class Task(NamedTuple):
     config: Config
     module: str | None
     fix: FixMode | None = None  # `--fix` / `--diff`: also make the file's safe fixes
+
+
+# `run`'s defaults (a NamedTuple is immutable, as the frozen dataclasses they were).
+_REPORT, _NO_ADOPTION, _NO_CACHE = Output(), Adoption(), Caching(enabled=False)
 
 
 FileResult = tuple[list[Finding], list[RunError]]
@@ -353,10 +359,10 @@ def run(
     exit_zero: bool = False,
     config_file: Path | None = None,
     stdin_filename: str | None = None,
-    output: Output = Output(),
-    adoption: Adoption = Adoption(),
+    output: Output = _REPORT,
+    adoption: Adoption = _NO_ADOPTION,
     fix: FixMode | None = None,
-    caching: Caching = Caching(enabled=False),
+    caching: Caching = _NO_CACHE,
 ) -> int:
     if not paths:
         paths = (STDIN,) if stdin_filename else (".",)
