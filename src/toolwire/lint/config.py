@@ -9,7 +9,7 @@ import re
 import stat
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
@@ -19,6 +19,7 @@ from toolwire.lint.findings import escape
 from toolwire.lint.model import Model, ResultType, cached_hash, hash_slot, load_model, preset
 from toolwire.lint.model import preset_names as model_preset_names
 from toolwire.lint.model import presets as presets
+from toolwire.lint.records import record
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -51,7 +52,7 @@ class ConfigError(Exception):
         self.problem = problem
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CallSink:
     """A callable whose argument `param` (a position, a name, or both) is a sink.
 
@@ -115,7 +116,7 @@ class MessageSink(NamedTuple):  # not a dataclass: cheaper to build at start-up
 DEFAULT_ERROR_MARKERS = ("Error", "ERROR", "error:", "Failed")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Config:
     """One resolved `[tool.toolwire]` table, with its egress model."""
 

@@ -22,7 +22,6 @@ import stat
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -201,13 +200,16 @@ def strerror(exc: OSError) -> str:
 _Key = tuple[int, int]  # (st_dev, st_ino): a file's identity without resolving its path
 
 
-@dataclass(slots=True)
 class Discovery:
     """What a run reads: `files`, TW000 `errors`, and the symlinks not followed (`outside`)."""
 
-    files: list[Path] = field(default_factory=list)
-    errors: list[Finding] = field(default_factory=list)
-    outside: list[Path] = field(default_factory=list)
+    # A plain class: a dataclass compiles its methods from text at every start-up.
+    __slots__ = ("errors", "files", "outside")
+
+    def __init__(self) -> None:
+        self.files: list[Path] = []
+        self.errors: list[Finding] = []
+        self.outside: list[Path] = []
 
 
 class _Walker:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
+
+from toolwire.lint.records import record
 
 # What a TW000 stands for: input toolwire cannot read, a bug of toolwire's own, or a write
 # that did not happen. Front-ends that can tell them apart branch on this, never on text.
@@ -35,7 +37,7 @@ def _escape_char(ch: str) -> str:
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@record
 class Finding:
     """One finding, located by characters (not bytes).
 
@@ -53,6 +55,64 @@ class Finding:
     end_column: int = 0
     fix: str | None = None
     problem: Problem | None = field(default=None, compare=False)  # TW000 only
+
+    # Written out: a run makes a finding per finding (the record's own `__init__` loops over
+    # the fields, for classes built a few times per run).
+    def __init__(
+        self,
+        path: str,
+        line: int,
+        column: int,
+        code: str,
+        message: str,
+        end_line: int = 0,
+        end_column: int = 0,
+        fix: str | None = None,
+        problem: Problem | None = None,
+    ) -> None:
+        put = object.__setattr__
+        put(self, "path", path)
+        put(self, "line", line)
+        put(self, "column", column)
+        put(self, "code", code)
+        put(self, "message", message)
+        put(self, "end_line", end_line)
+        put(self, "end_column", end_column)
+        put(self, "fix", fix)
+        put(self, "problem", problem)
+
+    # Order, written out: a run sorts its findings, and `__lt__` is what sorting calls.
+    def __lt__(self, other: Finding) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.path,
+            self.line,
+            self.column,
+            self.code,
+            self.message,
+            self.end_line,
+            self.end_column,
+            self.fix,
+        ) < (
+            other.path,
+            other.line,
+            other.column,
+            other.code,
+            other.message,
+            other.end_line,
+            other.end_column,
+            other.fix,
+        )
+
+    def __le__(self, other: Finding) -> bool:
+        return self == other or self < other
+
+    def __gt__(self, other: Finding) -> bool:
+        return other < self
+
+    def __ge__(self, other: Finding) -> bool:
+        return self == other or other < self
 
     def as_text(self) -> str:
         """The text-format line; the path and message escaped (see `escape`)."""

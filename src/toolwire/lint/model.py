@@ -12,10 +12,12 @@ import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, cast
+
+from toolwire.lint.records import record
 
 # A preset's one-line description is not egress data.
 _OTHER_KEYS = frozenset({"description"})
@@ -208,7 +210,7 @@ class Shapes(NamedTuple):
         return bool(self.classes or self.functions or self.listed)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Model:
     """The egress model: the core `model.toml` plus the selected presets, merged."""
 

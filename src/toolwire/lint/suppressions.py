@@ -13,7 +13,6 @@ import io
 import re
 import tokenize
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
 
@@ -58,15 +57,18 @@ class Directive(NamedTuple):  # not a dataclass: cheaper to build at start-up
     end: int
 
 
-@dataclass(slots=True)
 class Suppressions:
     """The suppression comments of one module (`lines` as its tree numbers them)."""
 
-    lines: Sequence[str]
-    text: str
-    _ranges: dict[int, tuple[int, int]] | None = field(default=None, init=False)
-    _comments: dict[int, int] = field(default_factory=dict, init=False)  # line -> column
-    _marked: bool | None = field(default=None, init=False)
+    # A plain class: a dataclass compiles its methods from text at every start-up.
+    __slots__ = ("_comments", "_marked", "_ranges", "lines", "text")
+
+    def __init__(self, lines: Sequence[str], text: str) -> None:
+        self.lines = lines
+        self.text = text
+        self._ranges: dict[int, tuple[int, int]] | None = None
+        self._comments: dict[int, int] = {}  # line -> column
+        self._marked: bool | None = None
 
     def suppressed(self, line: int, code: str) -> bool:
         if not 0 < line <= len(self.lines):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 import toolwire.lint.analysis.labels as L
 from toolwire.lint.analysis.facts import ModuleFacts
@@ -133,19 +132,26 @@ class Env:
         return frame
 
 
-@dataclass
 class Scope:
     """The function (or module, or class body) being interpreted."""
 
-    node: ast.AST
-    qualname: str
-    cls: ClassInfo | None = None  # the class whose method this is
-    env: Env = field(default_factory=Env)
-    # names whose values the function also puts in a run-only slot (`_seeds`)
-    seeds: frozenset[str] = frozenset()
-    # names annotated in this scope (`x: ToolResult | None = None`, a parameter): a later
-    # binding to a value of unknown origin keeps the declared labels
-    declared: dict[str, int] | None = None
+    # A plain class: a dataclass compiles its methods from text at every start-up.
+    def __init__(
+        self,
+        node: ast.AST,
+        qualname: str,
+        cls: ClassInfo | None = None,  # the class whose method this is
+        env: Env | None = None,
+    ) -> None:
+        self.node = node
+        self.qualname = qualname
+        self.cls = cls
+        self.env = Env() if env is None else env
+        # names whose values the function also puts in a run-only slot (`_seeds`)
+        self.seeds: frozenset[str] = frozenset()
+        # names annotated in this scope (`x: ToolResult | None = None`, a parameter): a
+        # later binding to a value of unknown origin keeps the declared labels
+        self.declared: dict[str, int] | None = None
 
 
 class Context:

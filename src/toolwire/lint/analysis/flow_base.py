@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import toolwire.lint.analysis.labels as L
@@ -37,14 +36,20 @@ SCALARS = frozenset(
 DECLARED = L.WHOLE | L.ARTIFACT | L.SAFE_STR
 
 
-@dataclass
 class Summary:
     """What a call of a local function does, for one set of argument labels."""
 
-    returns: int  # labels of what the call returns
-    findings: list[Finding]  # what its body reports, given these arguments
-    # parameter → labels per position of what the body calls it with (a callback)
-    callbacks: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    # A plain class: a dataclass compiles its methods from text at every start-up.
+    def __init__(
+        self,
+        returns: int,  # labels of what the call returns
+        findings: list[Finding],  # what its body reports, given these arguments
+        # parameter → labels per position of what the body calls it with (a callback)
+        callbacks: dict[str, tuple[int, ...]] | None = None,
+    ) -> None:
+        self.returns = returns
+        self.findings = findings
+        self.callbacks = {} if callbacks is None else callbacks
 
 
 class FlowBase:

@@ -14,7 +14,6 @@ import bisect
 import functools
 import re
 from collections.abc import Container, Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import toolwire.lint.analysis.labels as L
@@ -61,25 +60,31 @@ class ClassExport(NamedTuple):
     returns: tuple[tuple[str, int], ...] = ()
 
 
-@dataclass
+# The mutable records are plain classes, for the same reason: no code compares them.
 class Exports:
     """What a module gives the modules that import it."""
 
-    tools: frozenset[str] = frozenset()  # dotted names of its tool classes
-    functions: dict[str, FunctionExport] = field(default_factory=dict)  # by dotted name
-    classes: dict[str, ClassExport] = field(default_factory=dict)  # by dotted name
+    def __init__(
+        self,
+        tools: frozenset[str] = frozenset(),  # dotted names of its tool classes
+        functions: dict[str, FunctionExport] | None = None,  # by dotted name
+        classes: dict[str, ClassExport] | None = None,  # by dotted name
+    ) -> None:
+        self.tools = tools
+        self.functions = {} if functions is None else functions
+        self.classes = {} if classes is None else classes
 
 
-@dataclass
 class Link:
     """One module's view of the run: in, what the modules it imports export and which of
     its own names other modules import; out, its exports (set by the analysis)."""
 
-    tools: frozenset[str] = frozenset()
-    functions: dict[str, FunctionExport] = field(default_factory=dict)
-    classes: dict[str, ClassExport] = field(default_factory=dict)
-    demanded: frozenset[str] = frozenset()  # its top-level names imported by relevant modules
-    exports: Exports = field(default_factory=Exports)
+    def __init__(self, demanded: frozenset[str] = frozenset()) -> None:
+        self.tools: frozenset[str] = frozenset()
+        self.functions: dict[str, FunctionExport] = {}
+        self.classes: dict[str, ClassExport] = {}
+        self.demanded = demanded  # its top-level names imported by relevant modules
+        self.exports = Exports()
 
 
 # Each pattern starts with a newline, searched for in the text with one put in front: a

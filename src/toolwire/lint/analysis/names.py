@@ -8,7 +8,6 @@ import functools
 import os
 import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -28,25 +27,35 @@ class _Members(Protocol):
     def members(self, info: ClassInfo) -> None: ...
 
 
-@dataclass
 class ClassInfo:
     """A class of the module: its node, bases and what the checks learn of its members."""
 
-    name: str
-    qualname: str
-    node: ast.ClassDef
-    bases: list[str | None]
-    is_tool: bool = False
-    index: int = 0  # its instance bit (`labels.instance`)
-    # what the methods assign to `self.<name>`, as the flow finds it
-    assigned: dict[str, int] = field(default_factory=dict)
-    # Its annotated fields and its methods' declared returns: read from its body when the
-    # flow first asks (most classes of a module are never asked about).
-    # (a weak reference: a cycle through the facts would keep every parsed tree alive
-    # until the collector runs, and a run over many files would pay for it)
-    facts: weakref.ReferenceType[_Members] | None = field(default=None, repr=False)
-    _attributes: dict[str, int] = field(default_factory=dict)
-    _returns: dict[str, int] = field(default_factory=dict)
+    # A plain class: a dataclass compiles its methods from text at every start-up.
+    def __init__(
+        self,
+        name: str,
+        qualname: str,
+        node: ast.ClassDef,
+        bases: list[str | None],
+        *,
+        _attributes: dict[str, int] | None = None,
+        _returns: dict[str, int] | None = None,
+    ) -> None:
+        self.name = name
+        self.qualname = qualname
+        self.node = node
+        self.bases = bases
+        self.is_tool = False
+        self.index = 0  # its instance bit (`labels.instance`)
+        # what the methods assign to `self.<name>`, as the flow finds it
+        self.assigned: dict[str, int] = {}
+        # Its annotated fields and its methods' declared returns: read from its body when
+        # the flow first asks (most classes of a module are never asked about).
+        # (a weak reference: a cycle through the facts would keep every parsed tree alive
+        # until the collector runs, and a run over many files would pay for it)
+        self.facts: weakref.ReferenceType[_Members] | None = None
+        self._attributes = {} if _attributes is None else _attributes
+        self._returns = {} if _returns is None else _returns
 
     @property
     def attributes(self) -> dict[str, int]:

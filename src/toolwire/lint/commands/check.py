@@ -13,9 +13,9 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar
 
 import click
 
@@ -60,8 +60,9 @@ _R = TypeVar("_R")
 STATISTICS_FORMATS = ("text", "json")
 
 
-@dataclass(frozen=True, slots=True)
-class Output:
+# The run's records are NamedTuples: a frozen dataclass compiles its methods from text at
+# every start-up.
+class Output(NamedTuple):
     """Where and how much to report: `--output-file`, `--quiet`, `--statistics`."""
 
     file: Path | None = None
@@ -70,8 +71,7 @@ class Output:
     colour: bool = False  # `--color`: the text report and the `--diff` patch on stdout
 
 
-@dataclass(frozen=True, slots=True)
-class Adoption:
+class Adoption(NamedTuple):
     """`--baseline FILE` (else the config's `baseline`), `--update-baseline`, `--add-noqa`."""
 
     baseline: Path | None = None
@@ -79,8 +79,7 @@ class Adoption:
     add_noqa: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Caching:
+class Caching(NamedTuple):
     """`--no-cache`, `--cache-dir` (else `TOOLWIRE_CACHE_DIR`, else the user cache dir), `-v`."""
 
     enabled: bool = True
@@ -88,8 +87,7 @@ class Caching:
     verbose: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Task:
+class Task(NamedTuple):
     """One file to check; pickled to worker processes."""
 
     path: str
@@ -97,6 +95,10 @@ class Task:
     config: Config
     module: str | None
     fix: FixMode | None = None  # `--fix` / `--diff`: also make the file's safe fixes
+
+
+# `run`'s defaults (a NamedTuple is immutable, as the frozen dataclasses they were).
+_REPORT, _NO_ADOPTION, _NO_CACHE = Output(), Adoption(), Caching(enabled=False)
 
 
 FileResult = tuple[list[Finding], list[RunError]]
@@ -357,10 +359,10 @@ def run(
     exit_zero: bool = False,
     config_file: Path | None = None,
     stdin_filename: str | None = None,
-    output: Output = Output(),
-    adoption: Adoption = Adoption(),
+    output: Output = _REPORT,
+    adoption: Adoption = _NO_ADOPTION,
     fix: FixMode | None = None,
-    caching: Caching = Caching(enabled=False),
+    caching: Caching = _NO_CACHE,
 ) -> int:
     if not paths:
         paths = (STDIN,) if stdin_filename else (".",)
@@ -618,7 +620,7 @@ def _check_tree(
             if not caching():
                 return _check_all(tasks, jobs, check_file), [], 0
             return _check_cached(tasks, jobs_option), [], 0
-    plan = [replace(task, fix=mode) for task in tasks]
+    plan = [task._replace(fix=mode) for task in tasks]
     outcomes: dict[str, FileOutcome] = {}  # the last round's word on each file
     before: int | None = None
     for _ in range(FIX_ROUNDS):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import NamedTuple, Protocol, TextIO
 
 from toolwire.lint.findings import Finding, escape
@@ -21,25 +21,32 @@ class RunError(NamedTuple):  # not a dataclass: cheaper to build at start-up; so
         return f"toolwire: {escape(self.message)}"
 
 
-@dataclass(slots=True)
 class Report:
     """A run's results, put in order once here: findings and errors sorted, notes once each.
 
     Every reporter writes them in this order, as they are.
     """
 
-    findings: list[Finding] = field(default_factory=list)
-    errors: list[RunError] = field(default_factory=list)
-    files_checked: int = 0
-    notes: list[str] = field(default_factory=list)
-    quiet: bool = False  # `--quiet`: the remarks for people are internal errors only
-    fixed: int | None = None  # `--fix`: how many findings the fixes removed
-    colour: bool = False  # `--color`: the text format styles what it writes to a terminal
+    # A plain class: a dataclass compiles its methods from text at every start-up.
+    __slots__ = ("colour", "errors", "files_checked", "findings", "fixed", "notes", "quiet")
 
-    def __post_init__(self) -> None:
-        self.findings = sorted(self.findings)
-        self.errors = sorted(self.errors)
-        self.notes = list(dict.fromkeys(self.notes))
+    def __init__(
+        self,
+        findings: Iterable[Finding] = (),
+        errors: Iterable[RunError] = (),
+        files_checked: int = 0,
+        notes: Iterable[str] = (),
+        quiet: bool = False,  # `--quiet`: the remarks for people are internal errors only
+        fixed: int | None = None,  # `--fix`: how many findings the fixes removed
+        colour: bool = False,  # `--color`: the text format styles what it writes to a terminal
+    ) -> None:
+        self.findings = sorted(findings)
+        self.errors = sorted(errors)
+        self.files_checked = files_checked
+        self.notes = list(dict.fromkeys(notes))
+        self.quiet = quiet
+        self.fixed = fixed
+        self.colour = colour
 
     def fingerprints(self) -> list[str]:
         """One per finding, in order: stable when code moves (no line or column in it).
