@@ -98,3 +98,24 @@ def test_a_config_survives_pickling_to_a_worker_with_its_hash() -> None:
     back = pickle.loads(pickle.dumps(config))
     assert back == config and hash(back) == hash(config) and back.select == ("TW3",)
     assert config.with_overrides(ignore=("TW301",)).ignore == ("TW301",)
+
+
+@record(order=True)
+class One:
+    """A record that compares one field: its getter is a plain function, not an attrgetter."""
+
+    name: str
+    note: str = field(default="", compare=False)
+
+
+def test_a_record_of_one_compared_field_compares_hashes_and_orders_as_a_dataclass() -> None:
+    @dataclass(frozen=True, slots=True, order=True)
+    class PlainOne:
+        name: str
+        note: str = field(default="", compare=False)
+
+    for kind in (One, PlainOne):
+        a, b = kind("a", note="x"), kind("b")
+        assert a == kind("a") and a != b and a < b and b >= a
+        assert hash(a) == hash(kind("a"))
+        assert hash(a) == hash(a)  # the second call reads the getter the class kept

@@ -91,7 +91,8 @@ def _repr(self: Any) -> str:
 def _compared(self: Any) -> tuple[Any, ...]:
     """The values equality, order and the hash read; the class keeps the getter after the
     first call (sorting the findings of a run compares them often)."""
-    compared = type(self)._record_compared = _shape(type(self)).compared
+    compared = _shape(type(self)).compared
+    type(self)._record_compared = staticmethod(compared)  # a lambda must not bind to self
     return compared(self)
 
 
