@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeGuard, TypeVar, cast
 
@@ -48,10 +49,23 @@ def line_length(path: Path) -> int:
     return _limit_in(path.resolve().parent)
 
 
-def fit_lines(before: str, after: cst.Module, code: str, path: Path) -> str:
+def fit_lines(
+    before: str,
+    after: cst.Module,
+    code: str,
+    path: Path,
+    parts: Sequence[str] | None = None,
+    generate: Callable[[cst.Module], str] | None = None,
+) -> str:
     """The source of `after` (which is `code`) with each wrapped return that migrate made
-    too long split as black splits it."""
+    too long split as black splits it. `parts`: the only text of `code` that is not
+    `before`'s, when known (`splice`): a line outside them is not new. `generate` makes
+    the code of the fitted tree (`Module.code`, unless told a cheaper way)."""
     limit = line_length(path)
+    if parts is not None:
+        fresh = {line for part in parts for line in part.splitlines() if len(line) > limit}
+        if not fresh or fresh.issubset(before.splitlines()):
+            return code
     old = set(before.splitlines())
     lines = code.splitlines()
     long = {number for number, line in enumerate(lines, 1) if len(line) > limit and line not in old}
@@ -60,9 +74,13 @@ def fit_lines(before: str, after: cst.Module, code: str, path: Path) -> str:
     by_text = _ByText({lines[n - 1] for n in long}, after, bool(_ODD_BREAKS.search(code)))
     fitted = after.visit(by_text)
     if not by_text.unsure:
-        return code if fitted is after else fitted.code
+        return code if fitted is after else (generate or _code)(fitted)
     wrapper = MetadataWrapper(after, unsafe_skip_copy=True)
     return wrapper.visit(_Split(long, after.default_indent)).code
+
+
+def _code(module: cst.Module) -> str:
+    return module.code
 
 
 # Where `str.splitlines` cuts a line and the codegen does not: line numbers would differ.

@@ -326,18 +326,32 @@ def _tool_returns(
     outcome.members = report.members
     if new is not tree:
         from toolwire.lint.codemods.line_length import fit_lines
+        from toolwire.lint.codemods.splice import splice
         from toolwire.lint.codemods.unused_imports import drop_unused_imports
 
-        # the new text is generated once, and again only where a step changed the tree
-        code: str = new.code
+        # the new text is generated only where the rewrite changed the tree, and again
+        # (whole) only where a later step changed it
+        spliced = splice(tree, text, checked, new)
+        code: str = new.code if spliced is None else spliced.code
         module = module_name(path, config)
-        trimmed = drop_unused_imports(tree, text, new, code, name, module, checked)
+        trimmed = drop_unused_imports(tree, text, new, code, name, module, checked, spliced)
         if trimmed is not new:
-            new, code = trimmed, trimmed.code
-        code = fit_lines(text, new, code, path)
+            new, code, spliced = trimmed, trimmed.code, None
+        parts = None if spliced is None else spliced.new
+        code = fit_lines(
+            text, new, code, path, parts, functools.partial(_code, tree, text, checked)
+        )
         if code != text:
             outcome.new_text = code
             outcome.digest = _digest(data)
+
+
+def _code(before: Any, text: str, checked: ast.Module, after: Any) -> str:
+    """`after.code`, generated only where it differs from `before` (`text`) when it can."""
+    from toolwire.lint.codemods.splice import splice
+
+    spliced = splice(before, text, checked, after)
+    return after.code if spliced is None else spliced.code
 
 
 # -- pass 2: wire-content, checks and the write --------------------------------------------
