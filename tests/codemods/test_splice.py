@@ -184,3 +184,29 @@ def test_the_unused_import_step_is_skipped_only_where_no_use_is_lost(name: str) 
             continue
         fewer = _fewer_uses(old_tree, text, ast.parse(spliced.code), spliced.code)
         assert _may_lose_uses(old_tree, text, spliced) or not fewer, (name, fewer)
+
+
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_lines_fitted_by_text_as_by_positions(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`fit_lines` without positions (`_ByText`, and the changed parts alone) splits the
+    returns that the positions (`_Split`) split, at any line length."""
+    from libcst.metadata import MetadataWrapper
+
+    from toolwire.lint.codemods import line_length
+
+    text = SOURCES[name]
+    tree = cst.parse_module(text)
+    new = ToolReturns(_config(name)).run(tree, "example.py", text)
+    spliced = splice(tree, text, ast.parse(text), new)
+    if new is tree or spliced is None:
+        return
+    code = new.code
+    for limit in (30, 50, 88):
+        monkeypatch.setattr(line_length, "line_length", lambda path, limit=limit: limit)
+        old = set(text.splitlines())
+        lines = code.splitlines()
+        long = {n for n, line in enumerate(lines, 1) if len(line) > limit and line not in old}
+        wrapper = MetadataWrapper(new, unsafe_skip_copy=True)
+        expected = wrapper.visit(line_length._Split(long, new.default_indent)).code
+        fitted = line_length.fit_lines(text, new, code, Path("x.py"), spliced.new)
+        assert fitted == expected, (name, limit)

@@ -92,7 +92,8 @@ _BLOCKS += (cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst
 class _ByText(cst.CSTTransformer):
     """`_Split` without positions (a full codegen), for the common case: a return alone on
     a one-line statement, whose line is its block's indentation and its own code, so
-    that the text of that line says whether it is too long. Only statements are walked;
+    that the text of that line says whether it is too long (a return alone that spans
+    lines is left, as `_Split` leaves it). Only statements are walked;
     a case not covered sets `unsure`, and `_Split` decides instead."""
 
     def __init__(self, long: set[str], module: cst.Module, unsure: bool) -> None:
@@ -123,7 +124,8 @@ class _ByText(cst.CSTTransformer):
         own = self._module.code_for_node(node.with_changes(leading_lines=()))
         line = ("".join(self._indents) + own).splitlines()
         if len(line) != 1:
-            self.unsure = True
+            # A return alone that spans lines is not black's case, as `_Split` finds too.
+            self.unsure = self.unsure or len(node.body) != 1
             return node
         if line[0] not in self._long:
             return node
