@@ -188,8 +188,9 @@ def test_the_unused_import_step_is_skipped_only_where_no_use_is_lost(name: str) 
 
 @pytest.mark.parametrize("name", sorted(SOURCES))
 def test_lines_fitted_by_text_as_by_positions(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`fit_lines` without positions (`_ByText`, and the changed parts alone) splits the
-    returns that the positions (`_Split`) split, at any line length."""
+    """`fit_lines` without positions (`_ByText`, looking into the changed statements and
+    parts alone) splits the returns that the positions (`_Split`) split, at any line
+    length; the fitted tree is made by parts too."""
     from libcst.metadata import MetadataWrapper
 
     from toolwire.lint.codemods import line_length
@@ -201,6 +202,12 @@ def test_lines_fitted_by_text_as_by_positions(name: str, monkeypatch: pytest.Mon
     if new is tree or spliced is None:
         return
     code = new.code
+
+    def by_parts(fitted: cst.Module) -> str:
+        made = splice(tree, text, ast.parse(text), fitted)
+        assert made is not None and made.code == fitted.code
+        return made.code
+
     for limit in (30, 50, 88):
         monkeypatch.setattr(line_length, "line_length", lambda path, limit=limit: limit)
         old = set(text.splitlines())
@@ -208,5 +215,5 @@ def test_lines_fitted_by_text_as_by_positions(name: str, monkeypatch: pytest.Mon
         long = {n for n, line in enumerate(lines, 1) if len(line) > limit and line not in old}
         wrapper = MetadataWrapper(new, unsafe_skip_copy=True)
         expected = wrapper.visit(line_length._Split(long, new.default_indent)).code
-        fitted = line_length.fit_lines(text, new, code, Path("x.py"), spliced.new)
+        fitted = line_length.fit_lines(text, new, code, Path("x.py"), spliced.new, by_parts, tree)
         assert fitted == expected, (name, limit)

@@ -56,11 +56,13 @@ def fit_lines(
     path: Path,
     parts: Sequence[str] | None = None,
     generate: Callable[[cst.Module], str] | None = None,
+    original: cst.Module | None = None,
 ) -> str:
     """The source of `after` (which is `code`) with each wrapped return that migrate made
     too long split as black splits it. `parts`: the only text of `code` that is not
     `before`'s, when known (`splice`): a line outside them is not new. `generate` makes
-    the code of the fitted tree (`Module.code`, unless told a cheaper way)."""
+    the code of the fitted tree (`Module.code`, unless told a cheaper way). `original`:
+    the tree `after` was rewritten from, sharing the statements it left (with `parts`)."""
     limit = line_length(path)
     if parts is not None:
         fresh = {line for part in parts for line in part.splitlines() if len(line) > limit}
@@ -72,11 +74,39 @@ def fit_lines(
     if not long:
         return code
     by_text = _ByText({lines[n - 1] for n in long}, after, bool(_ODD_BREAKS.search(code)))
+    if parts is not None:
+        # a statement of `before` left whole holds only lines of `before`: none is long
+        by_text.kept = _compound_ids(original) if original is not None else set()
     fitted = after.visit(by_text)
     if not by_text.unsure:
         return code if fitted is after else (generate or _code)(fitted)
     wrapper = MetadataWrapper(after, unsafe_skip_copy=True)
     return wrapper.visit(_Split(long, after.default_indent)).code
+
+
+def _compound_ids(module: cst.Module) -> set[int]:
+    """The ids of the module's compound statements, at every depth."""
+    found: set[int] = set()
+    stack: list[Sequence[cst.BaseStatement]] = [module.body]
+    while stack:
+        for statement in stack.pop():
+            if not isinstance(statement, cst.BaseCompoundStatement):
+                continue
+            found.add(id(statement))
+            clauses: list[object] = [statement.body, getattr(statement, "orelse", None)]
+            clauses += [*getattr(statement, "handlers", ()), getattr(statement, "finalbody", None)]
+            clauses += getattr(statement, "cases", ())
+            for clause in clauses:
+                if isinstance(clause, cst.If):
+                    stack.append([clause])
+                    continue
+                block = clause.body if isinstance(clause, _CLAUSES) else clause
+                if isinstance(block, cst.IndentedBlock):
+                    stack.append(block.body)
+    return found
+
+
+_CLAUSES = (cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst.MatchCase)
 
 
 def _code(module: cst.Module) -> str:
@@ -102,8 +132,11 @@ class _ByText(cst.CSTTransformer):
         self._module = module
         self._indents: list[str] = []
         self.unsure = unsure
+        self.kept: set[int] = set()  # ids of compound statements known to hold no long line
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.kept:
+            return False
         if isinstance(node, cst.SimpleStatementSuite):
             self.unsure = self.unsure or any(_fits(s) for s in node.body)
         elif isinstance(node, cst.IndentedBlock):

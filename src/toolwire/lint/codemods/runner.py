@@ -338,9 +338,8 @@ def _tool_returns(
         if trimmed is not new:
             new, code, spliced = trimmed, trimmed.code, None
         parts = None if spliced is None else spliced.new
-        code = fit_lines(
-            text, new, code, path, parts, functools.partial(_code, tree, text, checked)
-        )
+        generate = functools.partial(_code, tree, text, checked)
+        code = fit_lines(text, new, code, path, parts, generate, tree)
         if code != text:
             outcome.new_text = code
             outcome.digest = _digest(data)
