@@ -326,7 +326,7 @@ def _tool_returns(
     outcome.members = report.members
     if new is not tree:
         from toolwire.lint.codemods.line_length import fit_lines
-        from toolwire.lint.codemods.splice import splice
+        from toolwire.lint.codemods.splice import generated, splice
         from toolwire.lint.codemods.unused_imports import drop_unused_imports
 
         # the new text is generated only where the rewrite changed the tree, and again
@@ -338,19 +338,11 @@ def _tool_returns(
         if trimmed is not new:
             new, code, spliced = trimmed, trimmed.code, None
         parts = None if spliced is None else spliced.new
-        generate = functools.partial(_code, tree, text, checked)
+        generate = functools.partial(generated, tree, text, checked)
         code = fit_lines(text, new, code, path, parts, generate, tree)
         if code != text:
             outcome.new_text = code
             outcome.digest = _digest(data)
-
-
-def _code(before: Any, text: str, checked: ast.Module, after: Any) -> str:
-    """`after.code`, generated only where it differs from `before` (`text`) when it can."""
-    from toolwire.lint.codemods.splice import splice
-
-    spliced = splice(before, text, checked, after)
-    return after.code if spliced is None else spliced.code
 
 
 # -- pass 2: wire-content, checks and the write --------------------------------------------

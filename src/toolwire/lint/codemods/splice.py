@@ -19,7 +19,7 @@ from typing import Any
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-__all__ = ["Spliced", "splice"]
+__all__ = ["Spliced", "generated", "splice"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -56,6 +56,12 @@ def splice(before: cst.Module, text: str, tree: ast.Module, after: cst.Module) -
     pieces.append(text[cursor:])
     found = parts.found
     return Spliced("".join(pieces), tuple(p[2] for p in found), tuple(p[3] for p in found))
+
+
+def generated(before: cst.Module, text: str, tree: ast.Module, after: cst.Module) -> str:
+    """`after.code`, by parts when it can be."""
+    spliced = splice(before, text, tree, after)
+    return after.code if spliced is None else spliced.code
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
