@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeGuard, TypeVar, cast
 
@@ -48,21 +49,68 @@ def line_length(path: Path) -> int:
     return _limit_in(path.resolve().parent)
 
 
-def fit_lines(before: str, after: cst.Module, code: str, path: Path) -> str:
+def fit_lines(
+    before: str,
+    after: cst.Module,
+    code: str,
+    path: Path,
+    parts: Sequence[str] | None = None,
+    generate: Callable[[cst.Module], str] | None = None,
+    original: cst.Module | None = None,
+) -> str:
     """The source of `after` (which is `code`) with each wrapped return that migrate made
-    too long split as black splits it."""
+    too long split as black splits it. `parts`: the only text of `code` that is not
+    `before`'s, when known (`splice`): a line outside them is not new. `generate` makes
+    the code of the fitted tree (`Module.code`, unless told a cheaper way). `original`:
+    the tree `after` was rewritten from, sharing the statements it left (with `parts`)."""
     limit = line_length(path)
+    if parts is not None:
+        fresh = {line for part in parts for line in part.splitlines() if len(line) > limit}
+        if not fresh or fresh.issubset(before.splitlines()):
+            return code
     old = set(before.splitlines())
     lines = code.splitlines()
     long = {number for number, line in enumerate(lines, 1) if len(line) > limit and line not in old}
     if not long:
         return code
     by_text = _ByText({lines[n - 1] for n in long}, after, bool(_ODD_BREAKS.search(code)))
+    if parts is not None:
+        # a statement of `before` left whole holds only lines of `before`: none is long
+        by_text.kept = _compound_ids(original) if original is not None else set()
     fitted = after.visit(by_text)
     if not by_text.unsure:
-        return code if fitted is after else fitted.code
+        return code if fitted is after else (generate or _code)(fitted)
     wrapper = MetadataWrapper(after, unsafe_skip_copy=True)
     return wrapper.visit(_Split(long, after.default_indent)).code
+
+
+def _compound_ids(module: cst.Module) -> set[int]:
+    """The ids of the module's compound statements, at every depth."""
+    found: set[int] = set()
+    stack: list[Sequence[cst.BaseStatement]] = [module.body]
+    while stack:
+        for statement in stack.pop():
+            if not isinstance(statement, cst.BaseCompoundStatement):
+                continue
+            found.add(id(statement))
+            clauses: list[object] = [statement.body, getattr(statement, "orelse", None)]
+            clauses += [*getattr(statement, "handlers", ()), getattr(statement, "finalbody", None)]
+            clauses += getattr(statement, "cases", ())
+            for clause in clauses:
+                if isinstance(clause, cst.If):
+                    stack.append([clause])
+                    continue
+                block = clause.body if isinstance(clause, _CLAUSES) else clause
+                if isinstance(block, cst.IndentedBlock):
+                    stack.append(block.body)
+    return found
+
+
+_CLAUSES = (cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst.MatchCase)
+
+
+def _code(module: cst.Module) -> str:
+    return module.code
 
 
 # Where `str.splitlines` cuts a line and the codegen does not: line numbers would differ.
@@ -74,7 +122,8 @@ _BLOCKS += (cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst
 class _ByText(cst.CSTTransformer):
     """`_Split` without positions (a full codegen), for the common case: a return alone on
     a one-line statement, whose line is its block's indentation and its own code, so
-    that the text of that line says whether it is too long. Only statements are walked;
+    that the text of that line says whether it is too long (a return alone that spans
+    lines is left, as `_Split` leaves it). Only statements are walked;
     a case not covered sets `unsure`, and `_Split` decides instead."""
 
     def __init__(self, long: set[str], module: cst.Module, unsure: bool) -> None:
@@ -83,8 +132,11 @@ class _ByText(cst.CSTTransformer):
         self._module = module
         self._indents: list[str] = []
         self.unsure = unsure
+        self.kept: set[int] = set()  # ids of compound statements known to hold no long line
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.kept:
+            return False
         if isinstance(node, cst.SimpleStatementSuite):
             self.unsure = self.unsure or any(_fits(s) for s in node.body)
         elif isinstance(node, cst.IndentedBlock):
@@ -105,7 +157,8 @@ class _ByText(cst.CSTTransformer):
         own = self._module.code_for_node(node.with_changes(leading_lines=()))
         line = ("".join(self._indents) + own).splitlines()
         if len(line) != 1:
-            self.unsure = True
+            # A return alone that spans lines is not black's case, as `_Split` finds too.
+            self.unsure = self.unsure or len(node.body) != 1
             return node
         if line[0] not in self._long:
             return node

@@ -326,15 +326,20 @@ def _tool_returns(
     outcome.members = report.members
     if new is not tree:
         from toolwire.lint.codemods.line_length import fit_lines
+        from toolwire.lint.codemods.splice import generated, splice
         from toolwire.lint.codemods.unused_imports import drop_unused_imports
 
-        # the new text is generated once, and again only where a step changed the tree
-        code: str = new.code
+        # the new text is generated only where the rewrite changed the tree, and again
+        # (whole) only where a later step changed it
+        spliced = splice(tree, text, checked, new)
+        code: str = new.code if spliced is None else spliced.code
         module = module_name(path, config)
-        trimmed = drop_unused_imports(tree, text, new, code, name, module, checked)
+        trimmed = drop_unused_imports(tree, text, new, code, name, module, checked, spliced)
         if trimmed is not new:
-            new, code = trimmed, trimmed.code
-        code = fit_lines(text, new, code, path)
+            new, code, spliced = trimmed, trimmed.code, None
+        parts = None if spliced is None else spliced.new
+        generate = functools.partial(generated, tree, text, checked)
+        code = fit_lines(text, new, code, path, parts, generate, tree)
         if code != text:
             outcome.new_text = code
             outcome.digest = _digest(data)

@@ -21,6 +21,8 @@ from libcst.helpers import get_absolute_module_from_package
 if TYPE_CHECKING:
     import libcst as cst
 
+    from toolwire.lint.codemods.splice import Spliced
+
 __all__ = ["drop_unused_imports"]
 
 Key = tuple[str, str | None, str | None]  # as `import_removal.Key`
@@ -34,12 +36,16 @@ def drop_unused_imports(
     path: str,
     module: str | None,
     old_tree: ast.Module | None = None,
+    spliced: Spliced | None = None,
 ) -> cst.Module:
-    """`after` (whose source is `code`) without the imports it no longer uses that
-    `before` (whose source is `text`, parsed by `ast` as `old_tree`) used."""
+    """`after` (whose source is `code`, made by parts as `spliced`) without the imports it
+    no longer uses that `before` (whose source is `text`, parsed by `ast` as `old_tree`)
+    used."""
     if after is before or path.endswith("__init__.py"):
         return after
     old_tree = ast.parse(text) if old_tree is None else old_tree
+    if spliced is not None and not _may_lose_uses(old_tree, text, spliced):
+        return after
     new_tree = ast.parse(code)
     fewer = _fewer_uses(old_tree, text, new_tree, code)
     if not fewer:
@@ -69,12 +75,56 @@ def _fewer_uses(tree: ast.Module, before: str, new_tree: ast.Module, after: str)
     return {name for name, count in old.items() if new[name] < count}
 
 
+def _may_lose_uses(tree: ast.Module, text: str, spliced: Spliced) -> bool:
+    """Whether `_fewer_uses` may find a name, counted in the replaced parts alone.
+
+    The text outside them is the same before and after, so a name is written fewer times
+    outside imports after exactly when it is in the parts. That holds where every import
+    word is a word of the text as `_WORD` finds it: in ASCII text (`ast` folds some other
+    identifiers to NFKC). Otherwise, or when a part does not parse alone: True."""
+    if not (text.isascii() and all(part.isascii() for part in spliced.new)):
+        return True
+    imported = _imported_names(tree)
+    old = _part_words(spliced.old, imported)
+    if old is None:
+        return True
+    if not old:
+        return False
+    new = _part_words(spliced.new, imported)
+    return new is None or any(new[name] < count for name, count in old.items())
+
+
+def _part_words(parts: tuple[str, ...], imported: set[str]) -> Counter[str] | None:
+    """The words of `parts` that name an import, outside import statements; None when a
+    part that holds an import does not parse alone."""
+    words = Counter(w for part in parts for w in _WORD.findall(part) if w in imported)
+    if not words:
+        return words
+    for part in parts:
+        if "import" not in part:
+            continue
+        tree = _parse_part(part)
+        if tree is None:
+            return None
+        words -= _import_words(tree)
+    return words
+
+
+def _parse_part(part: str) -> ast.Module | None:
+    """A part's statements: a block of the module's own, or of an indented block."""
+    for code in (part, "if 1:\n" + part):
+        try:
+            return ast.parse(code)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return None
+
+
 def _import_words(tree: ast.Module) -> Counter[str]:
     """The words of the module's import statements (their modules and names), counted."""
     return Counter(
         word
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import | ast.ImportFrom)
+        for node in _imports(tree.body)
         for text in (getattr(node, "module", None) or "", *_alias_words(node))
         for word in text.split(".")
     )
@@ -83,12 +133,29 @@ def _import_words(tree: ast.Module) -> Counter[str]:
 def _imported_names(tree: ast.Module) -> set[str]:
     """The names the module's import statements bind (at any depth)."""
     names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            for alias in node.names:
-                names.add((alias.asname or alias.name).partition(".")[0])
+    for node in _imports(tree.body):
+        for alias in node.names:
+            names.add((alias.asname or alias.name).partition(".")[0])
     names.discard("*")
     return names
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _imports(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements of `body` at any depth; only statements are walked (an
+    import is never inside an expression), which costs a fraction of `ast.walk`."""
+    stack = [body]
+    while stack:
+        for node in stack.pop():
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                yield node
+                continue
+            for name in _BLOCKS:
+                block = getattr(node, name, None)
+                if block:
+                    stack.append(block)
 
 
 def _plainly_unused(
