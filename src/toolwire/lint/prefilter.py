@@ -36,6 +36,8 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
     sources: re.Pattern[str]
     names: frozenset[str]  # known tool classes, when there are too many for one regex
     shaped: bool = False  # the markers hold the presets' tool shapes (TW101)
+    # a tool method named after a dot, whatever lies between (`x.run(`, `x.\\\n run`)
+    calls: re.Pattern[str] | None = None
 
     @classmethod
     @functools.lru_cache(maxsize=64)
@@ -103,6 +105,7 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
             sources=re.compile("|".join(source_parts) or r"(?!)"),
             names=known if len(known) > _FEW else frozenset(),
             shaped=bool(shaped),
+            calls=re.compile(rf"\.(?:\s|\\|#[^\n]*\n)*(?:{methods})\b") if methods else None,
         )
 
     def may_find(self, text: str) -> bool:
@@ -124,4 +127,9 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
             return True
         if self.sources.search(text):
             return True
-        return bool(self.names) and not self.names.isdisjoint(_IDENTIFIER.findall(text))
+        # An instance of a known tool class gives a result only where one of its tool
+        # methods is called (analysis/flow_calls.py), so a module that merely names the
+        # class (imports it, lists it) has nothing to rewire.
+        if not self.names or self.calls is None or not self.calls.search(text):
+            return False
+        return not self.names.isdisjoint(_IDENTIFIER.findall(text))

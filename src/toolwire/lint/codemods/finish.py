@@ -77,7 +77,9 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
         return
     text = task.new_text if task.new_text is not None else original
     tree: ast.Module | None = None
-    if task.wire and filters.may_rewire(text):
+    # the test on the bytes above holds for the text when the text is those bytes
+    asked = task.new_text is None and data.isascii() and original == data.decode("ascii")
+    if task.wire and (asked or filters.may_rewire(text)):
         tree, problem = parse(text, name)
         if tree is None:
             if task.new_text is not None:
