@@ -36,6 +36,8 @@ LATIN1 = (
     "def go(tool: Tool8) -> None:\n    answer = tool.\\\n        run('q')\n    print(answer)\n"
 )
 LISTED = "from tools import Tool6, Tool7\n\nREGISTRY = [Tool6, Tool7]\nprint(REGISTRY)\n"
+# a `.run(` of no tool, in a module the checks have nothing to start from
+SUBPROCESS = 'import subprocess\n\n\ndef go() -> None:\n    print(subprocess.run(["ls"]))\n'
 
 
 def test_calls_of_a_known_tool_are_reviewed_however_written(tmp_path: Path) -> None:
@@ -44,6 +46,7 @@ def test_calls_of_a_known_tool_are_reviewed_however_written(tmp_path: Path) -> N
     (root / "comment.py").write_text(COMMENT, encoding="utf-8")
     (root / "latin1.py").write_bytes(LATIN1.encode("latin-1"))
     (root / "listed.py").write_text(LISTED, encoding="utf-8")
+    (root / "shell.py").write_text(SUBPROCESS, encoding="utf-8")
     done = subprocess.run(
         [TOOLWIRE, "migrate", "--check", "."], cwd=root, capture_output=True, text=True, timeout=60
     )
@@ -55,7 +58,8 @@ def test_calls_of_a_known_tool_are_reviewed_however_written(tmp_path: Path) -> N
         "latin1.py:9:5",
         "plain.py:5:5",
     ]
-    assert "listed.py" not in done.stdout and done.stderr.count("\n") <= 1
+    assert "listed.py" not in done.stdout and "shell.py" not in done.stdout
+    assert done.stderr.count("\n") <= 1
     assert "9 methods migrated" in done.stdout
 
 
@@ -69,3 +73,13 @@ def test_may_rewire_needs_a_tool_method_called_where_a_known_tool_is_only_named(
     assert test(LISTED.replace("print(REGISTRY)", "print(Tool6().run)").encode())
     # a method of another name after the dot is no tool call
     assert not test(LISTED.replace("print(REGISTRY)", "print(Tool6().runner)").encode())
+
+
+def test_may_rewire_finds_a_message_sink_value_in_any_quotes() -> None:
+    bench = Path(__file__).resolve().parents[2] / "bench" / "toolwire.toml"
+    test = Prefilter.of(load_config(bench)).may_rewire
+    assert test(b"message = {'role': 'tool', 'content': text}\n")
+    assert test(b'message = {"role": "tool\', "content": text}\n')
+    assert test(b'message = {"type": "function_call_output", "output": text}\n')
+    assert not test(b"message = {'role': 'tools', 'content': text}\n")
+    assert not test(b"tool = 'user'\n")

@@ -79,7 +79,9 @@ def _finish(task: _Finish, outcome: FileOutcome) -> None:
     tree: ast.Module | None = None
     # the test on the bytes above holds for the text when the text is those bytes
     asked = task.new_text is None and data.isascii() and original == data.decode("ascii")
-    if task.wire and (asked or filters.may_rewire(text)):
+    # The analysis finds nothing in a module without one of its markers (analysis/run.py);
+    # these filters hold more (every tool base, the split classes): no parse for it.
+    if task.wire and (asked or filters.may_rewire(text)) and filters.may_find(text):
         tree, problem = parse(text, name)
         if tree is None:
             if task.new_text is not None:
