@@ -33,8 +33,8 @@ def dict_tool_calls(data: bytes, path: str, methods: Iterable[str]) -> list[Meth
     wanted = frozenset(methods)
     if not wanted:
         return []
-    call, picked = _patterns(wanted)
-    if not call.search(data) or not picked.search(data):
+    call, subscripted = _patterns(wanted)
+    if not call.search(data) or not subscripted.search(data):
         return []
     try:
         tree = ast.parse(data)
