@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from toolwire.lint import writes
-from toolwire.lint.codemods import runner
+from toolwire.lint.codemods import finish, runner
 from toolwire.lint.config import load_config
 
 TOOLWIRE = str(Path(sys.executable).with_name("toolwire"))
@@ -180,8 +180,8 @@ def test_10_file_changed_between_passes_is_left_as_saved(tmp_path: Path) -> None
     assert first.new_text is not None and first.digest is not None
     edited = TOOL + b"\nIMPORTANT = 42  # saved by the user during the run\n"
     path.write_bytes(edited)
-    task = runner._Finish(path, config, "write", True, frozenset(), first.new_text, first.digest)
-    outcome = runner.finish_file(task)
+    task = finish._Finish(path, config, "write", True, frozenset(), first.new_text, first.digest)
+    outcome = finish.finish_file(task)
     assert path.read_bytes() == edited
     assert outcome.raced and not outcome.changed
     assert any("changed on disk during the run" in e.message for e in outcome.errors)
@@ -201,7 +201,7 @@ def test_10_replace_file_refuses_changed_bytes(tmp_path: Path) -> None:
 def test_10_race_is_in_the_summary_and_exit_code(tmp_path: Path) -> None:
     summary = runner.Summary("write", runner.CODEMODS)
     outcome = runner.FileOutcome("t.py")
-    runner._raced(outcome)
+    finish._raced(outcome)
     summary.outcomes.append(outcome)
     text = "\n".join(summary.as_text())
     assert "1 file changed on disk during the run and was left as saved" in text

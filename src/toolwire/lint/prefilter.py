@@ -32,10 +32,15 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
     markers: tuple[str, ...]  # substrings one of which a module with a finding names
     tools: re.Pattern[bytes] | None
     tool_extra: tuple[bytes, ...]
-    sinks: re.Pattern[str] | None
-    sources: re.Pattern[str]
+    sinks: re.Pattern[str] | None  # a wire sink called
+    # Plain substrings are searched by `in`, far faster than inside one regex:
+    said: tuple[str, ...]  # a message sink's value, quoted (`"tool"`)
+    sources: re.Pattern[str] | None  # a tool method called (`.run(`)
+    results: tuple[str, ...]  # a result class, or one of a few known tool classes
     names: frozenset[str]  # known tool classes, when there are too many for one regex
     shaped: bool = False  # the markers hold the presets' tool shapes (TW101)
+    # a tool method named after a dot, whatever lies between (`x.run(`, `x.\\\n run`)
+    calls: re.Pattern[str] | None = None
 
     @classmethod
     @functools.lru_cache(maxsize=64)
@@ -84,11 +89,9 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
         if shapes.words:
             parts.append(rf"\b(?:{'|'.join(re.escape(w) for w in shapes.words)})\b")
         sink_parts = [rf"{re.escape(s.target.rpartition('.')[2])}\s*\(" for s in config.wire_sinks]
-        sink_parts += [rf"[\"']{re.escape(s.value)}[\"']" for s in config.message_sinks]
+        quotes = [(a, b) for a in "\"'" for b in "\"'"]
+        said = [f"{a}{s.value}{b}" for s in config.message_sinks for a, b in quotes]
         few = [*results, *known] if len(known) <= _FEW else results
-        source_parts = [re.escape(n) for n in dict.fromkeys(few)]
-        if methods:
-            source_parts.append(rf"\.\s*(?:{methods})\s*\(")
         return cls(
             markers=markers,
             tools=re.compile("|".join(parts).encode()) if parts else None,
@@ -100,9 +103,12 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
                 *((b"import",) if shapes.words else ()),
             ),
             sinks=re.compile("|".join(sink_parts)) if sink_parts else None,
-            sources=re.compile("|".join(source_parts) or r"(?!)"),
+            said=tuple(dict.fromkeys(said)),
+            sources=re.compile(rf"\.\s*(?:{methods})\s*\(") if methods else None,
+            results=tuple(dict.fromkeys(few)),
             names=known if len(known) > _FEW else frozenset(),
             shaped=bool(shaped),
+            calls=re.compile(rf"\.(?:\s|\\|#[^\n]*\n)*(?:{methods})\b") if methods else None,
         )
 
     def may_find(self, text: str) -> bool:
@@ -120,8 +126,15 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
         rewritten (`str(`) or left for review (used as text)."""
         # The patterns are ASCII, so latin-1 never fails on bytes and never lies.
         text = data.decode("latin-1") if isinstance(data, bytes) else data
+        if any(word in text for word in self.results) or any(s in text for s in self.said):
+            return True
         if self.sinks is not None and self.sinks.search(text):
             return True
-        if self.sources.search(text):
+        if self.sources is not None and self.sources.search(text):
             return True
-        return bool(self.names) and not self.names.isdisjoint(_IDENTIFIER.findall(text))
+        # An instance of a known tool class gives a result only where one of its tool
+        # methods is called (analysis/flow_calls.py), so a module that merely names the
+        # class (imports it, lists it) has nothing to rewire.
+        if not self.names or self.calls is None or not self.calls.search(text):
+            return False
+        return not self.names.isdisjoint(_IDENTIFIER.findall(text))

@@ -20,16 +20,21 @@ __all__ = ["dict_tool_calls"]
 
 
 @cache
-def _pattern(methods: frozenset[str]) -> re.Pattern[bytes]:
-    names = "|".join(re.escape(m) for m in sorted(methods))
-    return re.compile(rb"[\])]\s*\.\s*(?:" + names.encode() + rb")\s*\(")
+def _patterns(methods: frozenset[str]) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    names = "|".join(re.escape(m) for m in sorted(methods)).encode()
+    call = rb"\.\s*(?:" + names + rb")\s*\("
+    # the call alone first: its literal `.` lets `re` skip ahead, which `[\])]` does not
+    return re.compile(call), re.compile(rb"[\])]\s*" + call)
 
 
 def dict_tool_calls(data: bytes, path: str, methods: Iterable[str]) -> list[MethodEvent]:
     """`X[...].m(...)` and `X.get(...).m(...)` calls in a module, for each tool method
     name `m` migrated in the run."""
     wanted = frozenset(methods)
-    if not wanted or not _pattern(wanted).search(data):
+    if not wanted:
+        return []
+    call, subscripted = _patterns(wanted)
+    if not call.search(data) or not subscripted.search(data):
         return []
     try:
         tree = ast.parse(data)

@@ -4,7 +4,7 @@ reported, made as migrate makes them.
 The same `WireContentCommand`, handed the check's own findings (so a code the user
 ignored or suppressed is never fixed), and the same guards: the output must parse and
 its encoding round-trip, and the file is written only if it still holds the bytes that
-were checked (`runner.put`, through `toolwire.lint.writes`).
+were checked (`finish.put`, through `toolwire.lint.writes`).
 """
 
 from __future__ import annotations
@@ -14,18 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolwire.lint.codemods.reports import FIX
-from toolwire.lint.codemods.runner import (
+from toolwire.lint.codemods.finish import broken, encode_like, put
+from toolwire.lint.codemods.outcome import (
     FileOutcome,
     Mode,
-    broken,
     codemod_context,
-    encode_like,
     guarded,
-    put,
-    read_cst,
     run_with_metadata,
 )
+from toolwire.lint.codemods.reports import FIX
+from toolwire.lint.codemods.runner import read_cst
 from toolwire.lint.config import Config
 from toolwire.lint.engine import parse
 from toolwire.lint.findings import Finding, internal_error

@@ -10,17 +10,12 @@ from __future__ import annotations
 
 import ast
 import functools
-import hashlib
-import io
-import tokenize
-import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from toolwire.lint import files, writes
-from toolwire.lint.analysis.run import Parsed
 from toolwire.lint.codemods.crossfile import (
     CrossFile,
     Member,
@@ -29,35 +24,29 @@ from toolwire.lint.codemods.crossfile import (
     index_module,
     split_declarations,
 )
-from toolwire.lint.codemods.dict_calls import dict_tool_calls
-from toolwire.lint.codemods.diffs import unified_diff
-from toolwire.lint.codemods.parsing import LIBCST_RECURSION, parse_cst
+from toolwire.lint.codemods.finish import _Finish, finish_file
+from toolwire.lint.codemods.outcome import FileOutcome, Mode, guarded
+from toolwire.lint.codemods.outcome import digest as _digest
+from toolwire.lint.codemods.parsing import parse_cst
 from toolwire.lint.codemods.reports import (
-    REVIEW_CODES,
     MethodEvent,
     one_line,
-    span_of,
-    split_findings,
 )
 from toolwire.lint.config import Config
 from toolwire.lint.engine import (
     batch_gc,
-    check_parsed,
     decode,
-    deep_walks,
     module_name,
     parse,
-    source_lines,
 )
-from toolwire.lint.findings import Finding, escape, internal_error, not_written, unreadable
+from toolwire.lint.findings import Finding, escape, unreadable
 from toolwire.lint.model import shapes_for
 from toolwire.lint.pool import parallel_map
 from toolwire.lint.prefilter import Prefilter
 
-__all__ = ["CODEMODS", "FileOutcome", "Summary", "migrate_paths", "put"]
+__all__ = ["CODEMODS", "FileOutcome", "Mode", "Summary", "migrate_paths"]
 
 CODEMODS = ("tool-returns", "wire-content")
-Mode = Literal["write", "diff", "check"]
 # Told (files, steps) once the files are known, before any work; gives `advance(done)`.
 Progress = Callable[[int, int], Callable[[int], None]]
 
@@ -68,35 +57,6 @@ def _no_step(done: int) -> None:
 
 def _no_progress(files: int, steps: int) -> Callable[[int], None]:
     return _no_step
-
-
-@dataclass(slots=True)
-class FileOutcome:
-    path: str
-    errors: list[Finding] = field(default_factory=list)
-    migrated: list[MethodEvent] = field(default_factory=list)
-    skipped: list[MethodEvent] = field(default_factory=list)
-    # How many returns tool-returns wrapped in ToolResult.text / ToolResult.error, and how
-    # many of the latter it made errors by their text (an error marker).
-    returns_text: int = 0
-    returns_error: int = 0
-    returns_marked: int = 0
-    known_tools: set[str] = field(default_factory=set)
-    wired: set[str] = field(default_factory=set)
-    results: dict[str, bool] = field(default_factory=dict)
-    kept_tools: dict[str, str] = field(default_factory=dict)
-    members: list[Member] = field(default_factory=list)
-    sinks: int = 0
-    str_calls: int = 0
-    review: list[Finding] = field(default_factory=list)
-    left: list[MethodEvent] = field(default_factory=list)  # call sites left for a person
-    changed: bool = False
-    kept: bool = False  # the file was left as it was because of an error
-    raced: bool = False  # the file changed on disk during the run, and was left alone
-    stopped: bool = False  # Ctrl-C came before its work or its write began: left alone
-    diff: bytes = b""
-    new_text: str | None = None  # after tool-returns, handed to the second pass
-    digest: bytes | None = None  # of the bytes pass 1 analysed
 
 
 @dataclass(slots=True)
@@ -253,46 +213,7 @@ def read_both(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any, a
     return text, tree, checked
 
 
-def codemod_context(path: str) -> Any:
-    from libcst.codemod import CodemodContext
-
-    return CodemodContext(filename=path)
-
-
-def run_with_metadata(command: Any, tree: Any) -> Any:
-    """`Codemod.transform_module` without its defensive deep copy of a tree parsed just now."""
-    from libcst.metadata import MetadataWrapper
-
-    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
-    with command.resolve(wrapper):
-        command.context = replace(command.context, wrapper=wrapper)
-        return command.transform_module_impl(wrapper.module)
-
-
 # -- pass 1: tool-returns ------------------------------------------------------------------
-
-
-def _digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
-def guarded(work: Callable[[FileOutcome], None], name: str) -> FileOutcome:
-    """Run one file's work; whatever goes wrong is a TW000 for that file, never the run's end.
-
-    After Ctrl-C (`writes.request_stop`) no file's work begins."""
-    outcome = FileOutcome(name)
-    if writes.stop_requested():
-        outcome.stopped = outcome.kept = True
-        return outcome
-    try:
-        with deep_walks(LIBCST_RECURSION):
-            work(outcome)
-    except RecursionError:
-        return FileOutcome(name, [unreadable(name, "cannot migrate: too deeply nested")], kept=True)
-    except Exception as exc:  # a bug in a codemod must not stop the run or show a traceback
-        problem = f"toolwire migrate: {type(exc).__name__}: {exc}"
-        return FileOutcome(name, [internal_error(name, problem)], kept=True)
-    return outcome
 
 
 def tool_returns_file(path: Path, config: Config, cross: CrossFile | None = None) -> FileOutcome:
@@ -343,241 +264,6 @@ def _tool_returns(
         if code != text:
             outcome.new_text = code
             outcome.digest = _digest(data)
-
-
-# -- pass 2: wire-content, checks and the write --------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Finish:
-    path: Path
-    config: Config
-    mode: Mode
-    wire: bool
-    known_tools: frozenset[str]
-    new_text: str | None
-    digest: bytes | None  # of the bytes `new_text` was made from
-    migrated_methods: frozenset[str] = frozenset()  # class tool methods the run migrated
-    reported: bool = False  # pass one reported an error for this file: it is left alone
-    kept_classes: frozenset[str] = frozenset()  # tool classes of the run left as they are
-    # kept classes with a held declaration that some migrated implementation overrides:
-    # dotted class -> what a call through it may now return
-    split: tuple[tuple[str, str], ...] = ()
-
-
-def finish_file(task: _Finish) -> FileOutcome:
-    return guarded(functools.partial(_finish, task), str(task.path))
-
-
-def _finish(task: _Finish, outcome: FileOutcome) -> None:
-    path, config = task.path, task.config
-    name = str(path)
-    if task.reported or (task.new_text is None and not task.wire):
-        return
-    data = _read(path)
-    if isinstance(data, Finding):
-        outcome.errors.append(data)
-        return
-    if task.digest is not None and _digest(data) != task.digest:
-        _raced(outcome)
-        return
-    outcome.left = dict_tool_calls(data, name, task.migrated_methods)
-    filters = Prefilter.of(config, task.known_tools | frozenset(c for c, _ in task.split))
-    if task.new_text is None and not filters.may_rewire(data):
-        return
-    original, problem = decode(data, name)
-    if original is None:
-        outcome.errors.append(problem or unreadable(name, "cannot decode"))
-        return
-    text = task.new_text if task.new_text is not None else original
-    tree: ast.Module | None = None
-    if task.wire and filters.may_rewire(text):
-        tree, problem = parse(text, name)
-        if tree is None:
-            if task.new_text is not None:
-                outcome.errors.append(broken(name, problem))
-            elif problem is not None:
-                outcome.errors.append(problem)
-            outcome.kept = True
-            return
-        text, tree = _wire_content(text, tree, name, task, outcome)
-        if tree is None:
-            outcome.kept = True
-            return
-    if text == original:
-        return
-    if tree is None:
-        tree, problem = parse(text, name)
-        if tree is None:
-            outcome.errors.append(broken(name, problem))
-            outcome.kept = True
-            return
-    new_data = encode_like(data, original, text, name, outcome)
-    if new_data is not None and new_data != data:
-        put(path, data, new_data, task.mode, outcome)
-
-
-def put(path: Path, data: bytes, new_data: bytes, mode: Mode, outcome: FileOutcome) -> None:
-    """Write `new_data` over `data` (or make its diff), the outcome saying what happened."""
-    name = outcome.path
-    outcome.changed = True
-    if mode == "diff":
-        outcome.diff = unified_diff(name, data, new_data)
-    elif mode == "write":
-        try:
-            writes.replace_file(path, new_data, expected=data)
-        except writes.ChangedOnDisk:
-            _raced(outcome)
-        except writes.ParentGone:
-            outcome.changed, outcome.kept = False, True
-        except writes.Interrupted:
-            outcome.changed, outcome.kept, outcome.stopped = False, True, True
-        except writes.PartWritten as exc:
-            # The summary tells the truth: this file is NOT as it was.
-            outcome.errors.append(not_written(name, f"cannot write: {exc}; the file is damaged"))
-            outcome.changed, outcome.kept = False, True
-        except OSError as exc:
-            reason = files.strerror(exc)
-            outcome.errors.append(not_written(name, f"cannot write: {reason}; left unchanged"))
-            outcome.changed, outcome.kept = False, True
-
-
-def _raced(outcome: FileOutcome) -> None:
-    outcome.raced, outcome.kept, outcome.changed = True, True, False
-    outcome.errors.append(
-        not_written(
-            outcome.path, "changed on disk during the run; left as saved, run migrate again"
-        )
-    )
-
-
-def encode_like(
-    data: bytes, original: str, text: str, name: str, outcome: FileOutcome
-) -> bytes | None:
-    """`text` in the file's encoding, or None (and a TW000) unless every byte round-trips."""
-    encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-    try:
-        # The old text must give back the file's exact bytes (utf-8-sig re-adds a BOM),
-        # and the new bytes must decode to the new text: `unicode_escape` and
-        # friends decode fine but re-encode into something else.
-        kept = original.encode(encoding) == data
-        new_data = text.encode(encoding) if kept else None
-        if new_data is not None and new_data.decode(encoding) != text:
-            new_data = None
-    except (UnicodeError, LookupError):
-        new_data = None
-    if new_data is None:
-        outcome.errors.append(
-            not_written(
-                name,
-                f"cannot write: the {encoding} encoding does not round-trip this file "
-                "byte for byte; left unchanged",
-            )
-        )
-        outcome.kept = True
-    return new_data
-
-
-def _wire_content(
-    text: str, tree: ast.Module, name: str, task: _Finish, outcome: FileOutcome
-) -> tuple[str, ast.Module | None]:
-    # The migration rewrites whatever the analysis can prove, whatever select/ignore say;
-    # only the checks that carry its fixes or its review list need to run.
-    config = task.config.with_overrides(select=tuple(sorted(REVIEW_CODES)), ignore=())
-    if task.kept_classes.intersection(config.tool_bases):
-        # A tool base the run left as it is still returns str; it stays non-empty so that
-        # a class is a tool only through a base, never by its signature.
-        bases = tuple(b for b in config.tool_bases if b not in task.kept_classes)
-        config = config.with_overrides(tool_bases=bases or ("<kept>",))
-    config = config.with_overrides(kept_tools=tuple(sorted(task.kept_classes)))
-    module = module_name(task.path, config)
-    lines = source_lines(text)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        findings = check_parsed(
-            Parsed(tree, lines, name, config, module, known_tools=task.known_tools, text=text)
-        )
-        if task.split:
-            findings += _split_uses(tree, lines, name, config, module, task, text, findings)
-    content, stringify, review = split_findings(findings)
-    if not (content or stringify):
-        outcome.review.extend(review)
-        return text, tree
-    from toolwire.lint.codemods.wire_content import WireContentCommand
-
-    cst_tree, problem = parse_cst(text, name)
-    if cst_tree is None:
-        outcome.errors.append(problem or unreadable(name, "cannot parse"))
-        return text, None
-    command = WireContentCommand(
-        codemod_context(name), config=config, known_tools=task.known_tools, findings=findings
-    )
-    new_text: str = run_with_metadata(command, cst_tree).code
-    report = command.report
-    outcome.sinks, outcome.str_calls = report.sinks, report.str_calls
-    outcome.review.extend(report.review)
-    for finding in report.unmatched:
-        outcome.errors.append(
-            internal_error(
-                name,
-                f"no expression at the {finding.code} span; that rewrite was not made",
-                finding.line,
-                finding.column,
-            )
-        )
-    if new_text == text:
-        return text, tree
-    new_tree, problem = parse(new_text, name)
-    if new_tree is None:
-        outcome.errors.append(broken(name, problem))
-        return text, None
-    return new_text, new_tree
-
-
-def _split_uses(
-    tree: ast.Module,
-    lines: Sequence[str],
-    name: str,
-    config: Config,
-    module: str | None,
-    task: _Finish,
-    text: str,
-    found: list[Finding],
-) -> list[Finding]:
-    """The uses of a call through a held declaration that would need `.content` if the
-    call returned a ToolResult, each left for a person: it returns either kind now.
-
-    The checks run once more with the split declarations' classes taken as tools; what
-    they add (a rewrite or a review) is such a use. A use narrowed by
-    `isinstance(x, ToolResult)` works with both, and the checks see it as fine.
-    """
-    split = dict(task.split)
-    kept = tuple(c for c in config.kept_tools if c not in split)
-    both = config.with_overrides(kept_tools=kept)
-    known = task.known_tools | frozenset(split)
-    every = check_parsed(Parsed(tree, lines, name, both, module, known_tools=known, text=text))
-    seen = {(span_of(f), f.code) for f in found}
-    why = "; ".join(split.values())
-    out: list[Finding] = []
-    for finding in every:
-        if (span_of(finding), finding.code) in seen or finding.code not in REVIEW_CODES:
-            continue
-        seen.add((span_of(finding), finding.code))
-        out.append(
-            replace(
-                finding,
-                message=f"{why}: this use needs `.content` only for the first; left for a person",
-                fix=None,
-            )
-        )
-    return out
-
-
-def broken(name: str, problem: Finding | None) -> Finding:
-    where = f" (line {problem.line}: {problem.message})" if problem else ""
-    return internal_error(
-        name, f"the migrated code does not parse{where}; the file was not changed"
-    )
 
 
 # -- the run -------------------------------------------------------------------------------
