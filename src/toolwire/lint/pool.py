@@ -52,9 +52,10 @@ def _chunks(count: int, jobs: int, cost: Sequence[float] | None) -> list[list[in
     """The item indices of each chunk, in the order they are handed out.
 
     Without `cost`, `CHUNKS_PER_JOB` runs of neighbours (neighbours often share work, such
-    as the modules one imports) or more, of `CHUNK_MAX` items at most. With it, the costliest items first and each chunk about
-    the same cost, `COST_CHUNKS_PER_JOB` of them a worker: the run then ends on a few
-    cheap items, not on one slow file handed out last.
+    as the modules one imports) or more, of `CHUNK_MAX` items at most. With it, the
+    costliest items first and each chunk about the same cost, `COST_CHUNKS_PER_JOB` of
+    them a worker: the run then ends on a few cheap items, not on one slow file handed
+    out last.
     """
     share = sum(cost) / (jobs * COST_CHUNKS_PER_JOB) if cost is not None else 0.0
     if cost is None or share <= 0:  # no cost known (or all nil): runs of neighbours
