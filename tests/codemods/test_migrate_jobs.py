@@ -59,6 +59,14 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.fixture(scope="module")
+def serial(tree: Path) -> str:
+    """The output of a -j1 run, which starts no process."""
+    seen, out = _workers(["--jobs", "1"], tree)
+    assert seen == set()
+    return out
+
+
 def _children(pid: int) -> set[int]:
     found: set[int] = set()
     try:
@@ -88,23 +96,44 @@ def _workers(args: list[str], cwd: Path, prefix: list[str] | None = None) -> tup
     return seen, out.decode()
 
 
-def test_every_step_of_a_run_shares_one_pool(tree: Path) -> None:
-    serial, serial_out = _workers(["--jobs", "1"], tree)
-    assert serial == set()  # -j1 starts no process
+def test_every_step_of_a_run_shares_one_pool(tree: Path, serial: str) -> None:
     seen, out = _workers(["--jobs", "2"], tree)
     # A pool a step (four or more of them) would show 2 new workers for each.
     assert len(seen) == 2, seen
-    assert out == serial_out
+    assert out == serial
     assert f"{FILES + 1} files scanned, {FILES} would change; {FILES} methods migrated" in out
 
 
-def test_jobs_0_is_one_worker_per_usable_core(tree: Path) -> None:
+def test_jobs_0_is_one_worker_per_usable_core(tree: Path, serial: str) -> None:
     cores = len(os.sched_getaffinity(0))
     seen, out = _workers(["--jobs", "0"], tree)
     assert len(seen) == (cores if cores > 1 else 0), (seen, cores)
+    assert out == serial
     taskset = shutil.which("taskset")
     if taskset is None:
         pytest.skip("no taskset to pin the run to one core")
     # Pinned to one core, --jobs 0 is a run in one process: no pool at all.
     pinned, pinned_out = _workers(["--jobs", "0"], tree, [taskset, "-c", "0"])
     assert pinned == set() and pinned_out == out
+
+
+def test_a_worker_killed_mid_run_loses_nothing(tree: Path, serial: str) -> None:
+    process = subprocess.Popen(
+        [*_command(), "migrate", "--check", "--jobs", "2", "."],
+        cwd=tree,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    killed = None
+    while process.poll() is None and killed is None:
+        workers = _children(process.pid)
+        if workers:
+            killed = min(workers)
+            os.kill(killed, 9)
+        time.sleep(0.002)
+    out, err = process.communicate()
+    assert killed is not None, "the run ended before a worker started"
+    # Its chunk is redone in the parent, and the later steps get a new pool.
+    assert process.returncode == 1, err.decode()
+    assert b"Traceback" not in err
+    assert out.decode() == serial
