@@ -137,3 +137,26 @@ def test_a_worker_killed_mid_run_loses_nothing(tree: Path, serial: str) -> None:
     assert process.returncode == 1, err.decode()
     assert b"Traceback" not in err
     assert out.decode() == serial
+
+
+def test_without_a_process_pool_every_step_runs_in_the_parent(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import concurrent.futures
+
+    from toolwire.lint.codemods import runner
+    from toolwire.lint.config import ConfigResolver
+
+    configs = ConfigResolver(tree / "pyproject.toml", {})
+    serial = runner.migrate_paths([str(tree)], configs, mode="check", jobs=1)
+    tried: list[int] = []
+
+    def no_pool(max_workers: int, **kwargs: object) -> object:
+        tried.append(max_workers)
+        raise OSError(38, "Function not implemented")  # as where sem_open is missing
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_pool)
+    summary = runner.migrate_paths([str(tree)], configs, mode="check", jobs=2)
+    assert tried == [2]  # tried once for the run, not once a step
+    assert summary.as_json() == serial.as_json()
+    assert len(summary.changed) == FILES
