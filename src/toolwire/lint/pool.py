@@ -28,9 +28,6 @@ _R = TypeVar("_R")
 
 CHUNKS_PER_JOB = 4  # small enough to balance, large enough to amortise the pickling
 COST_CHUNKS_PER_JOB = 12  # with costs known, the last chunks are the cheap ones
-# Without costs, at most this many neighbours a chunk: a tree's costly files sit together
-# (one package's tools), and a chunk of thousands would leave one worker with them all.
-CHUNK_MAX = 64
 
 
 def _no_progress(done: int) -> None:
@@ -52,14 +49,14 @@ def _chunks(count: int, jobs: int, cost: Sequence[float] | None) -> list[list[in
     """The item indices of each chunk, in the order they are handed out.
 
     Without `cost`, `CHUNKS_PER_JOB` runs of neighbours (neighbours often share work, such
-    as the modules one imports) or more, of `CHUNK_MAX` items at most. With it, the
-    costliest items first and each chunk about the same cost, `COST_CHUNKS_PER_JOB` of
-    them a worker: the run then ends on a few cheap items, not on one slow file handed
-    out last.
+    as the modules one imports); each chunk of migrate's pass one carries the plan across
+    files, so more, smaller chunks cost more than they balance. With it, the costliest
+    items first and each chunk about the same cost, `COST_CHUNKS_PER_JOB` of them a
+    worker: the run then ends on a few cheap items, not on one slow file handed out last.
     """
     share = sum(cost) / (jobs * COST_CHUNKS_PER_JOB) if cost is not None else 0.0
     if cost is None or share <= 0:  # no cost known (or all nil): runs of neighbours
-        size = max(1, min(CHUNK_MAX, math.ceil(count / (jobs * CHUNKS_PER_JOB))))
+        size = max(1, math.ceil(count / (jobs * CHUNKS_PER_JOB)))
         return [list(range(i, min(i + size, count))) for i in range(0, count, size)]
     order = sorted(range(count), key=lambda i: cost[i], reverse=True)
     chunks: list[list[int]] = []
