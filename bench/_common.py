@@ -30,6 +30,17 @@ WHEELS = {
         "langchain_community-0.4.2-*.whl",
         "langchain_community",
     ),
+    # Big pure-python wheels: with the three above and the stdlib, the >= 10 000 files of
+    # the migrate -j2 / -j1 row.
+    "sympy": ("sympy==1.13.3", "sympy-1.13.3-*.whl", "sympy"),
+    "transformers": ("transformers==4.57.1", "transformers-4.57.1-*.whl", "transformers"),
+    "google-cloud-aiplatform": (
+        "google-cloud-aiplatform==1.71.1",
+        "google_cloud_aiplatform-1.71.1-*.whl",
+        "google",
+    ),
+    "kubernetes": ("kubernetes==31.0.0", "kubernetes-31.0.0-*.whl", "kubernetes"),
+    "ansible-core": ("ansible-core==2.17.7", "ansible_core-2.17.7-*.whl", "ansible"),
 }
 
 

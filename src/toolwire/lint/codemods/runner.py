@@ -41,7 +41,7 @@ from toolwire.lint.engine import (
 )
 from toolwire.lint.findings import Finding, escape, unreadable
 from toolwire.lint.model import shapes_for
-from toolwire.lint.pool import parallel_map
+from toolwire.lint.pool import Pool
 from toolwire.lint.prefilter import Prefilter
 
 __all__ = ["CODEMODS", "FileOutcome", "Mode", "Summary", "migrate_paths"]
@@ -309,7 +309,7 @@ _ROUNDS = 6
 
 
 def _settled_pass_one(
-    items: list[tuple[Path, Config]], jobs: int, advance: Callable[[int], None]
+    items: list[tuple[Path, Config]], pool: Pool, advance: Callable[[int], None]
 ) -> tuple[list[FileOutcome], bool, dict[str, tuple[str, ...]]]:
     """Pass one, repeated until what each file assumed about the others is what they did.
 
@@ -317,17 +317,17 @@ def _settled_pass_one(
     few rounds; one round does when no framework preset names class tools.
     """
     classes: dict[str, tuple[str, ...]] = {}
-    for found in parallel_map(_index_one, items, jobs):
+    for found in pool.map(_index_one, items):
         classes.update(found)
     instances: dict[str, str] = {}
     reexports: dict[str, str] = {}
-    for bound, imported in parallel_map(_instances_one, items, jobs):
+    for bound, imported in pool.map(_instances_one, items):
         instances.update(bound)
         reexports.update(imported)
     cross = CrossFile(classes, instances=instances, reexports=reexports)
     family_index: dict[str, tuple[str, ...]] | None = classes or None
     for _ in range(_ROUNDS):
-        first = parallel_map(_pass_one, [(p, c, cross) for p, c in items], jobs, advance)
+        first = pool.map(_pass_one, [(p, c, cross) for p, c in items], advance)
         advance = _no_step  # a later round redoes the files: progress counts the first
         if writes.stop_requested():
             return first, True, family_index or {}
@@ -336,7 +336,7 @@ def _settled_pass_one(
         if _may_hold(members):
             if family_index is None:  # the hierarchy is read only when a family may split
                 family_index = {}
-                for found in parallel_map(_index_any, items, jobs):
+                for found in pool.map(_index_any, items):
                     family_index.update(found)
             for key, hold in family_holds(members, family_index).items():
                 held.setdefault(key, hold)
@@ -395,21 +395,34 @@ def migrate_paths(
     if mode == "write":
         for directory in dict.fromkeys(p.parent for p in listed):
             writes.sweep(directory)
-    configs = [config_for(p) for p in listed]
-    first: list[FileOutcome] = [FileOutcome(str(p)) for p in listed]
+    items = [(p, config_for(p)) for p in listed]
+    # One pool for every step of the run: its workers fork once.
+    with Pool(min(jobs, len(listed))) as pool:
+        _migrate(summary, items, pool, advance, on_file)
+    return summary
+
+
+def _migrate(
+    summary: Summary,
+    items: list[tuple[Path, Config]],
+    pool: Pool,
+    advance: Callable[[int], None],
+    on_file: Callable[[FileOutcome], None],
+) -> None:
+    codemods, mode = summary.codemods, summary.mode
+    first: list[FileOutcome] = [FileOutcome(str(p)) for p, _ in items]
     classes: dict[str, tuple[str, ...]] = {}
     if "tool-returns" in codemods:
-        items = list(zip(listed, configs, strict=True))
-        first, settled, classes = _settled_pass_one(items, jobs, advance)
+        first, settled, classes = _settled_pass_one(items, pool, advance)
         if writes.stop_requested():
             summary.interrupted = True  # nothing was written yet
-            return summary
+            return
         if not settled:
             # Never write a half-agreed plan: report it, change nothing.
             summary.errors.append(
                 unreadable(".", "cannot migrate: the plan across files did not settle")
             )
-            return summary
+            return
     known = frozenset(t for o in first for t in o.known_tools)
     methods = frozenset(e.method for o in first for e in o.migrated if e.cls)
     members = [m for o in first for m in o.members]
@@ -430,7 +443,7 @@ def migrate_paths(
             split=split,
             reported=bool(o.errors),
         )
-        for p, c, o in zip(listed, configs, first, strict=True)
+        for (p, c), o in zip(items, first, strict=True)
     ]
     ready: dict[int, FileOutcome] = {}
 
@@ -440,9 +453,8 @@ def migrate_paths(
             summary.outcomes.append(ready.pop(len(summary.outcomes)))
             on_file(summary.outcomes[-1])
 
-    parallel_map(finish_file, tasks, jobs, advance, arrived)
+    pool.map(finish_file, tasks, advance, arrived)
     summary.interrupted = writes.stop_requested()
-    return summary
 
 
 def _merged(one: FileOutcome, two: FileOutcome) -> FileOutcome:

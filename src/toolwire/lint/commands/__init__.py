@@ -33,8 +33,13 @@ def show_progress(files: int) -> bool:
 
 
 def per_core(jobs: int) -> int:
-    """`--jobs 0`: one worker per core."""
-    return jobs or os.cpu_count() or 1
+    """`--jobs 0`: one worker per core this process may run on (`taskset`, a container's
+    CPU set), not per core of the machine."""
+    if jobs:
+        return jobs
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
 
 
 def color_option(what: str) -> Callable[[_F], _F]:
