@@ -180,7 +180,7 @@ def test_10_file_changed_between_passes_is_left_as_saved(tmp_path: Path) -> None
     assert first.new_text is not None and first.digest is not None
     edited = TOOL + b"\nIMPORTANT = 42  # saved by the user during the run\n"
     path.write_bytes(edited)
-    task = finish._Finish(path, config, "write", True, frozenset(), first.new_text, first.digest)
+    task = finish.FinishTask(path, config, "write", True, frozenset(), first.new_text, first.digest)
     outcome = finish.finish_file(task)
     assert path.read_bytes() == edited
     assert outcome.raced and not outcome.changed

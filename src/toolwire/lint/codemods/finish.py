@@ -31,11 +31,13 @@ from toolwire.lint.engine import check_parsed, decode, module_name, parse, sourc
 from toolwire.lint.findings import Finding, internal_error, not_written, unreadable
 from toolwire.lint.prefilter import Prefilter
 
-__all__ = ["broken", "encode_like", "finish_file", "put"]
+__all__ = ["FinishTask", "broken", "encode_like", "finish_file", "put"]
 
 
 @dataclass(frozen=True, slots=True)
-class _Finish:
+class FinishTask:
+    """What pass two needs of one file: pass one's text for it and the run's facts."""
+
     path: Path
     config: Config
     mode: Mode
@@ -51,11 +53,11 @@ class _Finish:
     split: tuple[tuple[str, str], ...] = ()
 
 
-def finish_file(task: _Finish) -> FileOutcome:
+def finish_file(task: FinishTask) -> FileOutcome:
     return guarded(functools.partial(_finish, task), str(task.path))
 
 
-def _finish(task: _Finish, outcome: FileOutcome) -> None:
+def _finish(task: FinishTask, outcome: FileOutcome) -> None:
     path, config = task.path, task.config
     name = str(path)
     if task.reported or (task.new_text is None and not task.wire):
@@ -169,7 +171,7 @@ def encode_like(
 
 
 def _wire_content(
-    text: str, tree: ast.Module, name: str, task: _Finish, outcome: FileOutcome
+    text: str, tree: ast.Module, name: str, task: FinishTask, outcome: FileOutcome
 ) -> tuple[str, ast.Module | None]:
     # The migration rewrites whatever the analysis can prove, whatever select/ignore say;
     # only the checks that carry its fixes or its review list need to run.
@@ -230,7 +232,7 @@ def _split_uses(
     name: str,
     config: Config,
     module: str | None,
-    task: _Finish,
+    task: FinishTask,
     text: str,
     found: list[Finding],
 ) -> list[Finding]:

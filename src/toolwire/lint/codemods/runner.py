@@ -24,7 +24,7 @@ from toolwire.lint.codemods.crossfile import (
     index_module,
     split_declarations,
 )
-from toolwire.lint.codemods.finish import _Finish, finish_file
+from toolwire.lint.codemods.finish import FinishTask, finish_file
 from toolwire.lint.codemods.outcome import FileOutcome, Mode, guarded
 from toolwire.lint.codemods.outcome import digest as _digest
 from toolwire.lint.codemods.parsing import parse_cst
@@ -430,7 +430,7 @@ def _migrate(
     kept = frozenset(m.key.rpartition(".")[0] for m in members) - tools
     split = tuple(sorted(split_declarations(members, classes).items())) if classes else ()
     tasks = [
-        _Finish(
+        FinishTask(
             p,
             c,
             mode,
