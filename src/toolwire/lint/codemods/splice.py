@@ -100,13 +100,13 @@ def _blocks(old: cst.CSTNode, new: cst.CSTNode, node: ast.stmt) -> list[_Block] 
     first lines of a class or function may)."""
     if type(old) is not type(new) or not isinstance(old, cst.BaseCompoundStatement):
         return None
-    if not (isinstance(old, _NESTED) or _same_but(old, new, _CLAUSES)):
+    head = not _same_but(old, new, _CLAUSES)  # first lines differ: a class or function only
+    if head and not isinstance(old, _NESTED):
         return None
     if isinstance(old, _NESTED) != isinstance(
         node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
     ):
         return None
-    head = not _same_but(old, new, _CLAUSES)
     found: list[_Block] = []
     for name in ("body", "handlers", "orelse", "finalbody"):
         one: Any = getattr(old, name, None)
