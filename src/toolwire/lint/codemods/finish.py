@@ -6,8 +6,10 @@ from __future__ import annotations
 import ast
 import functools
 import io
+import re
 import tokenize
 import warnings
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -51,6 +53,8 @@ class FinishTask:
     # kept classes with a held declaration that some migrated implementation overrides:
     # dotted class -> what a call through it may now return
     split: tuple[tuple[str, str], ...] = ()
+    names: tuple[str, ...] = ()  # the functions pass one migrated here, one per `def`
+    adapted: bool = False  # pass one put an adapter in place here
 
 
 def finish_file(task: FinishTask) -> FileOutcome:
@@ -83,7 +87,12 @@ def _finish(task: FinishTask, outcome: FileOutcome) -> None:
     asked = task.new_text is None and data.isascii() and original == data.decode("ascii")
     # The analysis finds nothing in a module without one of its markers (analysis/run.py);
     # these filters hold more (every tool base, the split classes): no parse for it.
-    if task.wire and (asked or filters.may_rewire(text)) and filters.may_find(text):
+    if (
+        task.wire
+        and not _returns_only(task, data, original, filters)
+        and (asked or filters.may_rewire(text))
+        and filters.may_find(text)
+    ):
         tree, problem = parse(text, name)
         if tree is None:
             if task.new_text is not None:
@@ -107,6 +116,22 @@ def _finish(task: FinishTask, outcome: FileOutcome) -> None:
     new_data = encode_like(data, original, text, name, outcome)
     if new_data is not None and new_data != data:
         put(path, data, new_data, task.mode, outcome)
+
+
+def _returns_only(task: FinishTask, data: bytes, original: str, filters: Prefilter) -> bool:
+    """Pass one only wrapped the returns of functions that nothing here names again, in a
+    module with nothing to rewire before it: the analysis of the new text has nothing to find.
+
+    Its only new results are those returns, and a result leaves a function only where the
+    function is named (called, passed, read); an adapter is a new source of its own.
+    """
+    if task.new_text is None or task.adapted or filters.may_rewire(data):
+        return False
+    for name, defs in Counter(task.names).items():
+        # every occurrence, in strings and comments too: never fewer than the real ones
+        if len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", original)) > defs:
+            return False
+    return True
 
 
 def put(path: Path, data: bytes, new_data: bytes, mode: Mode, outcome: FileOutcome) -> None:

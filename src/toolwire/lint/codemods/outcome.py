@@ -46,6 +46,7 @@ class FileOutcome:
     stopped: bool = False  # Ctrl-C came before its work or its write began: left alone
     diff: bytes = b""
     new_text: str | None = None  # after tool-returns, handed to the second pass
+    adapted: bool = False  # tool-returns put an adapter in place, not only wrapped returns
     digest: bytes | None = None  # of the bytes pass 1 analysed
 
 

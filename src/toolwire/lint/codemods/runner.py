@@ -245,6 +245,7 @@ def _tool_returns(
     outcome.returns_marked = report.marked
     outcome.known_tools = report.known_tools
     outcome.members = report.members
+    outcome.adapted = migration.adapted
     if new is not tree:
         from toolwire.lint.codemods.line_length import fit_lines
         from toolwire.lint.codemods.splice import generated, splice
@@ -442,6 +443,8 @@ def _migrate(
             kept_classes=kept,
             split=split,
             reported=bool(o.errors),
+            names=tuple(e.method for e in o.migrated),
+            adapted=o.adapted,
         )
         for (p, c), o in zip(items, first, strict=True)
     ]

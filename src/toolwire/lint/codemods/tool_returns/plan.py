@@ -142,6 +142,12 @@ class ToolReturns:
         self.reset(filename, source)
         return self.transform(tree)
 
+    @property
+    def adapted(self) -> bool:
+        """An adapter (a base, a decorator, a factory) was put in place: the rewrite did
+        more than wrap returns and swap annotations."""
+        return bool(self._adapters)
+
     # -- planning --------------------------------------------------------------------------
 
     def transform(self, tree: cst.Module) -> cst.Module:
