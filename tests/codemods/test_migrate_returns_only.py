@@ -36,7 +36,9 @@ OWN_USES = {
     "nested": "def go() -> None:\n    print(str(Tool().run('q')))",
     "lone": "",
 }
-OWN = "class Tool:\n    def run(self, query: str) -> str:\n        return query.upper()\n\n\n{use}\n"
+OWN = (
+    "class Tool:\n    def run(self, query: str) -> str:\n        return query.upper()\n\n\n{use}\n"
+)
 
 
 def _corpus(root: Path) -> Path:
