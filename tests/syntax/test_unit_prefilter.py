@@ -6,10 +6,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from toolwire.lint.analysis.units import irrelevant_units
 from toolwire.lint.config import load_config
 from toolwire.lint.engine import check_source
-from toolwire.lint.prefilter import Prefilter
+from toolwire.lint.prefilter import Prefilter, named_in
 
 CONFIG = load_config(Path(__file__).parents[1] / "fixtures" / "pyproject.toml")
 MARKERS = Prefilter.of(CONFIG).markers
@@ -69,3 +72,32 @@ def test_a_declared_tool_method_is_still_checked() -> None:
     )
     found = check_source(source, "m.py", CONFIG, module="m")
     assert found, "the tool class must not be skipped"
+
+
+# Many markers (over 32: a migrate run's known tool classes) are looked for in the text's
+# distinct words (`prefilter.named_in`): the verdict must be `key in text`, key by key.
+_ALPHABET = "abT_1é .(\n\"'#"
+_KEYS = st.text(alphabet=_ALPHABET, min_size=1, max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=_ALPHABET, max_size=80), st.lists(_KEYS, min_size=33, max_size=60))
+def test_named_in_is_key_in_text(text: str, keys: list[str]) -> None:
+    assert sorted(named_in(text, keys)) == sorted(k for k in keys if k in text)
+
+
+def test_many_markers_skip_the_same_units_as_a_few() -> None:
+    source = (
+        "from tools import Tool7\n\n"
+        "class ToolBox:\n    parts = [Tool7()]\n\n"
+        "def helper():\n    return ToolBox()\n\n"
+        "def myTool12(x):\n    return x\n\n"
+        "def plain():\n    return 'Tool30 in a string'\n\n"
+        "def other():\n    return 1\n"
+    )
+    known = [f"Tool{i}" for i in range(40)]
+    tree = ast.parse(source)
+    many = irrelevant_units(tree, source, (*MARKERS, *known))
+    assert many is not None
+    names = {n.name for n in tree.body if id(n) in many and hasattr(n, "name")}
+    assert names == {"other"}

@@ -18,12 +18,37 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from toolwire.lint.config import Config
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FEW = 8  # up to this many known tool names, one regex; beyond, a set of the identifiers
+_RUN = re.compile(r"[A-Za-z0-9_]+")
+_MANY = 32  # past this many keys, search the text's distinct words instead of the text
+
+
+def named_in(text: str, keys: Sequence[str]) -> Iterator[str]:
+    """The keys that occur in `text`, as `key in text` says, lazily.
+
+    A key made of identifier characters only can occur only inside one run of them, so
+    with many keys each is looked for in the text's distinct runs, one a line: a text a
+    few times shorter than a module, which names its classes and helpers again and again.
+    """
+    if len(keys) <= _MANY:
+        yield from (key for key in keys if key in text)
+        return
+    plain = []
+    for key in keys:
+        if _RUN.fullmatch(key) is None:
+            if key in text:
+                yield key
+        else:
+            plain.append(key)
+    if plain:
+        words = "\n".join(set(_RUN.findall(text)))
+        yield from (key for key in plain if key in words)
 
 
 class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
@@ -113,7 +138,7 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
 
     def may_find(self, text: str) -> bool:
         """False: no check can fire in this module (or in one top-level unit of it)."""
-        return any(marker in text for marker in self.markers)
+        return any(named_in(text, self.markers))
 
     def may_migrate(self, data: bytes) -> bool:
         """tool-returns: a tool method or a framework's tool, and a `str` to move."""

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from toolwire.lint.analysis.names import statements
 from toolwire.lint.config import Config
-from toolwire.lint.prefilter import Prefilter
+from toolwire.lint.prefilter import Prefilter, named_in
 
 
 def relevant(text: str, config: Config, known_tools: frozenset[str] = frozenset()) -> bool:
@@ -51,6 +51,8 @@ def irrelevant_units(
                 index -= 1
             at = text.find(key, at + 1)
 
+    # a marker the text does not hold is no key, nor any name the module defines
+    markers = tuple(named_in(text, markers))
     relevant: set[int] = set()
     seen = set(markers)
     work = list(markers)
