@@ -226,8 +226,14 @@ def module_name(path: Path, config: Config) -> str | None:
             return None
     else:
         bases = _bases(config.source)
+    return _module_at(os.path.abspath(path), bases)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _module_at(absolute: str, bases: tuple[str, str]) -> str | None:
+    """Once per file and root: migrate asks for each file in several steps, and a file
+    outside the root costs a system call (is it a link?) each time."""
     # Resolving costs a system call per path component: the plain absolute path first.
-    absolute = os.path.abspath(path)
     found = _module_under(absolute, bases)
     if found is None:
         real = real_path(absolute)
