@@ -4,9 +4,9 @@ with a plain `ast.NodeVisitor` (`visit`), or parse and regenerate it (LibCST).
     python bench/floor.py ast|visit|libcst LISTFILE
 
 A file that does not parse counts as read; the tools measured against this report it too.
-The `ast` floors tune the collector exactly as `toolwire check` does (`engine.batch_gc`,
-copied here so that the floor does not import toolwire), so a ratio measures the work,
-not the GC settings.
+Every floor tunes the collector exactly as `toolwire check` and `toolwire migrate` do
+(`engine.batch_gc`, copied here so that the floor does not import toolwire), so a ratio
+measures the work, not the GC settings.
 """
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ def main() -> int:
             if visitor is not None:
                 visitor.visit(tree)  # generic_visit: every node, nothing done
     else:
-        import libcst  # migrate keeps the default collector settings, and so does this
+        import libcst
 
+        batch_gc()  # migrate_paths tunes the collector as check does
         for path in paths:
             with open(path, "rb") as source:
                 data = source.read()
