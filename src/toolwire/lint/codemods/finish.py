@@ -128,7 +128,10 @@ def _returns_only(task: FinishTask, data: bytes, original: str, filters: Prefilt
     if task.new_text is None or task.adapted or filters.may_rewire(data):
         return False
     for name, defs in Counter(task.names).items():
-        # every occurrence, in strings and comments too: never fewer than the real ones
+        # every occurrence, in strings and comments too: never fewer than the real ones;
+        # the substrings first, which are never fewer than the words
+        if original.count(name) <= defs:
+            continue
         if len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", original)) > defs:
             return False
     return True
