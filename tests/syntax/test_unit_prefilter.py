@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from toolwire.lint.analysis.units import irrelevant_units
 from toolwire.lint.config import load_config
 from toolwire.lint.engine import check_source
-from toolwire.lint.prefilter import Prefilter, named_in
+from toolwire.lint.prefilter import Prefilter, _quoted, named_in
 
 CONFIG = load_config(Path(__file__).parents[1] / "fixtures" / "pyproject.toml")
 MARKERS = Prefilter.of(CONFIG).markers
@@ -101,3 +101,10 @@ def test_many_markers_skip_the_same_units_as_a_few() -> None:
     assert many is not None
     names = {n.name for n in tree.body if id(n) in many and hasattr(n, "name")}
     assert names == {"other"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="to\"'l_ x", max_size=40), st.text(alphabet="tol_", max_size=4))
+def test_a_quoted_value_is_found_as_its_four_quoted_forms(text: str, value: str) -> None:
+    forms = [f"{a}{value}{b}" for a in "\"'" for b in "\"'"]
+    assert _quoted(text, value) == any(form in text for form in forms)

@@ -51,6 +51,19 @@ def named_in(text: str, keys: Sequence[str]) -> Iterator[str]:
         yield from (key for key in plain if key in words)
 
 
+def _quoted(text: str, value: str) -> bool:
+    """`value` between quotes (either kind, each side) somewhere in `text`: one search for
+    the value and a look at its neighbours, not four for its quoted forms (a quote, so
+    common in code, is a slow first character to search for)."""
+    end = len(value)
+    at = text.find(value)
+    while at >= 0:
+        if at and text[at - 1] in "\"'" and text[at + end : at + end + 1] in ('"', "'"):
+            return True
+        at = text.find(value, at + 1)
+    return False
+
+
 class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
     """The text searches that rule out a module (or a unit) in which no check can fire."""
 
@@ -59,7 +72,7 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
     tool_extra: tuple[bytes, ...]
     sinks: re.Pattern[str] | None  # a wire sink called
     # Plain substrings are searched by `in`, far faster than inside one regex:
-    said: tuple[str, ...]  # a message sink's value, quoted (`"tool"`)
+    said: tuple[str, ...]  # a message sink's value, to be found quoted (`"tool"`, `'tool'`)
     sources: re.Pattern[str] | None  # a tool method called (`.run(`)
     results: tuple[str, ...]  # a result class, or one of a few known tool classes
     names: frozenset[str]  # known tool classes, when there are too many for one regex
@@ -114,8 +127,7 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
         if shapes.words:
             parts.append(rf"\b(?:{'|'.join(re.escape(w) for w in shapes.words)})\b")
         sink_parts = [rf"{re.escape(s.target.rpartition('.')[2])}\s*\(" for s in config.wire_sinks]
-        quotes = [(a, b) for a in "\"'" for b in "\"'"]
-        said = [f"{a}{s.value}{b}" for s in config.message_sinks for a, b in quotes]
+        said = [s.value for s in config.message_sinks]
         few = [*results, *known] if len(known) <= _FEW else results
         return cls(
             markers=markers,
@@ -151,7 +163,7 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
         rewritten (`str(`) or left for review (used as text)."""
         # The patterns are ASCII, so latin-1 never fails on bytes and never lies.
         text = data.decode("latin-1") if isinstance(data, bytes) else data
-        if any(word in text for word in self.results) or any(s in text for s in self.said):
+        if any(word in text for word in self.results) or any(_quoted(text, s) for s in self.said):
             return True
         if self.sinks is not None and self.sinks.search(text):
             return True
