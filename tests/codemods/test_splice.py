@@ -217,3 +217,75 @@ def test_lines_fitted_by_text_as_by_positions(name: str, monkeypatch: pytest.Mon
         expected = wrapper.visit(line_length._Split(long, new.default_indent)).code
         fitted = line_length.fit_lines(text, new, code, Path("x.py"), spliced.new, by_parts, tree)
         assert fitted == expected, (name, limit)
+
+
+_TOOL = "from langchain_core.tools import BaseTool\n\n\nclass Search(BaseTool):\n"
+# (first lines of `_run`, its body): the annotation swap and the block's end taken from
+# the text, next to the forms where the text is not enough and codegen decides.
+_EDGES = {
+    "plain": ("    def _run(self, q: str) -> str:\n", "        return q\n"),
+    "non-ascii before the annotation": (
+        '    def _run(self, q: str = "é✓") -> str:  # ünïcode\n',
+        "        return q\n",
+    ),
+    "spaced": ("    def _run(self, q: str)  ->   str   :\n", "        return q  # why\n"),
+    "split signature": (
+        "    async def _run(\n        self,\n        q: str,\n    ) -> str:\n",
+        "        x = 1; return q;  # two\n",
+    ),
+    "annotation on a continued line": (
+        "    def _run(self, q: str) -> \\\n            str:\n",
+        "        return (\n            q\n        )\n",
+    ),
+    "decorated": (
+        "    @staticmethod\n    def _run(q: str) -> str:\n",
+        '        return """a\nb"""\n',
+    ),
+    "parenthesized": ("    def _run(self, q: str) -> (str):\n", "        return q \\\n\n"),
+    "string annotation": (
+        "    def _run(self, q: str) -> 'str':\n",
+        "        return q  # a comment ending in \\\n",
+    ),
+    "continued semicolon": (
+        "    def _run(self, q: str) -> str:\n",
+        "        return q \\\n        ;\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("edge", sorted(_EDGES))
+def test_first_lines_and_block_ends_from_the_text(
+    edge: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A function whose return annotation alone changed gets its first lines from the old
+    text with the annotation swapped, and a block's last simple statement ends with its
+    line, without codegen: exactly `Module.code`, and codegen only where the text does
+    not say (parentheses around the annotation, a line ending in a backslash)."""
+    from toolwire.lint.codemods import splice as splice_module
+
+    signature, body = _EDGES[edge]
+    text = f'{_TOOL}    name: str = "s"\n\n{signature}        """Doc."""\n{body}\nX = 1\n'
+    heads: list[str] = []
+    generated: list[str] = []
+    real_head, real_code = splice_module._Parts.head, splice_module._Parts.code
+
+    def head(self: Any, node: Any, indents: tuple[str, ...]) -> str:
+        heads.append(node.name.value)
+        return real_head(self, node, indents)
+
+    def code(self: Any, statements: Any, indents: tuple[str, ...]) -> str:
+        made = real_code(self, statements, indents)
+        generated.append(made)
+        return made
+
+    monkeypatch.setattr(splice_module._Parts, "head", head)
+    monkeypatch.setattr(splice_module._Parts, "code", code)
+    tree = cst.parse_module(text)
+    new = ToolReturns(config_from_table({"presets": ["langchain"]})).run(tree, "t.py", text)
+    assert new is not tree, edge
+    spliced = splice(tree, text, ast.parse(text), new)
+    assert spliced is not None and spliced.code == new.code, edge
+    assert ("_run" in heads) == (edge == "parenthesized"), edge
+    old_return = body.split("\n")[0].strip()
+    backslash = body.rstrip("\n").endswith("\\") or "\\\n" in body
+    assert any(old_return in made for made in generated) == backslash, edge

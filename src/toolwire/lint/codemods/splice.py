@@ -68,6 +68,8 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 _BODY = frozenset(("body",))
+_RETURNS = frozenset(("body", "returns"))
+_ANNOTATION = frozenset(("annotation",))
 
 
 def _same_but(old: cst.CSTNode, new: cst.CSTNode, names: frozenset[str]) -> bool:
@@ -179,8 +181,9 @@ class _Parts:
         indents: tuple[str, ...],
     ) -> None:
         firsts = _firsts(old, nodes)
+        last = nodes[-1]
         if len(old) == len(new):
-            self.pairs(old, new, firsts, 0, len(old), indents)
+            self.pairs(old, new, firsts, 0, len(old), indents, last)
             return
         # Statements added or removed (imports): the pairs at both ends are found as
         # pairs, what lies between is one part.
@@ -200,8 +203,8 @@ class _Parts:
             else:
                 tail -= 1
                 end += 1
-        self.pairs(old, new, firsts, 0, head, indents)
-        self.replace(old, firsts, head, end, new[head : len(new) - tail], indents)
+        self.pairs(old, new, firsts, 0, head, indents, last)
+        self.replace(old, firsts, head, end, new[head : len(new) - tail], indents, last)
         shift = len(new) - len(old)
         for i in range(end, len(old)):
             if old[i] is not new[i + shift]:
@@ -218,8 +221,10 @@ class _Parts:
         i: int,
         b: int,
         indents: tuple[str, ...],
+        last: ast.stmt,
     ) -> None:
-        """The parts of old[i:b] against new[i:b], statement by statement."""
+        """The parts of old[i:b] against new[i:b], statement by statement (`last`: the
+        block's last `ast` statement)."""
         while i < b:
             if old[i] is new[i]:
                 i += 1
@@ -230,7 +235,7 @@ class _Parts:
                 j = i + 1
                 while j < b and not self.paired(old[j], new[j], firsts[j]):
                     j += 1
-                self.replace(old, firsts, i, j, new[i:j], indents)
+                self.replace(old, firsts, i, j, new[i:j], indents, last)
                 i = j
 
     def inside(
@@ -250,7 +255,8 @@ class _Parts:
             start = self.start(old, node, indents)
             body = blocks[0]
             end = self.start(body[0].body[0], body[2][0], (*indents, _indent(body[0], self.module)))
-            self.found.append((start, end, self.text[start:end], self.head(new, indents)))
+            head = self.swapped(old, new, node, start, end) or self.head(new, indents)
+            self.found.append((start, end, self.text[start:end], head))
         for one, other, nodes in blocks:
             self.block(one.body, other.body, nodes, (*indents, _indent(one, self.module)))
 
@@ -270,6 +276,51 @@ class _Parts:
             return "".join(state.tokens)
         raise _Unsure
 
+    def swapped(
+        self,
+        old: cst.BaseStatement,
+        new: cst.BaseStatement,
+        node: ast.stmt,
+        start: int,
+        end: int,
+    ) -> str | None:
+        """The new first lines of a function whose return annotation alone changed, made
+        from the old text (`text[start:end]`, the old ones) with the annotation's code
+        swapped; None when that is not the only change or the old annotation's code is not
+        the text where `ast` puts it."""
+        if not (
+            type(old) is cst.FunctionDef
+            and type(new) is cst.FunctionDef
+            and old.returns is not None
+            and new.returns is not None
+            and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.returns is not None
+            and node.returns.lineno == node.returns.end_lineno
+            and _same_but(old, new, _RETURNS)
+            and _same_but(old.returns, new.returns, _ANNOTATION)
+        ):
+            return None
+        line = self.starts[node.returns.lineno]
+        within = self.text[line : self.starts[node.returns.lineno + 1]]
+        a, b = node.returns.col_offset, node.returns.end_col_offset or 0
+        if not within.isascii():  # `ast` columns count UTF-8 bytes
+            encoded = within.encode()
+            a, b = len(encoded[:a].decode()), len(encoded[:b].decode())
+        a, b = line + a, line + b
+        was = old.returns.annotation
+        if not (start <= a <= b <= end) or self.text[a:b] != self.code([was], ()):
+            return None
+        return self.text[start:a] + self.code([new.returns.annotation], ()) + self.text[b:end]
+
+    def line_end(self, statement: cst.BaseStatement, last: ast.stmt) -> int:
+        """Where a simple statement line ends whose last `ast` statement is `last`: with
+        the line `last` ends on, unless that line ends in a backslash (a continuation, or a
+        comment's last character); -1 when not known so."""
+        if type(statement) is not cst.SimpleStatementLine or last.end_lineno is None:
+            return -1
+        end = self.starts[last.end_lineno + 1]
+        return -1 if self.text[end - 2 : end] == "\\\n" else end
+
     @staticmethod
     def nested(old: cst.BaseStatement, new: cst.BaseStatement, node: ast.stmt) -> bool:
         """A compound statement whose parts are found inside its blocks."""
@@ -283,16 +334,19 @@ class _Parts:
         b: int,
         new: Sequence[cst.BaseStatement],
         indents: tuple[str, ...],
+        last: ast.stmt,
     ) -> None:
         start = self.start(old[a], firsts[a], indents)
         if b < len(old):
             end = self.start(old[b], firsts[b], indents)
-        else:  # the block's end: the last statement's own code says where it ends
-            last = self.start(old[b - 1], firsts[b - 1], indents)
-            was = self.code(old[b - 1 : b], indents)
-            end = last + len(was)
-            if self.text[last:end] != was:
-                raise _Unsure
+        else:  # the block's end: the last statement's line, or its own code, says where
+            first = self.start(old[b - 1], firsts[b - 1], indents)
+            end = self.line_end(old[b - 1], last)
+            if end <= first:
+                was = self.code(old[b - 1 : b], indents)
+                end = first + len(was)
+                if self.text[first:end] != was:
+                    raise _Unsure
         self.found.append((start, end, self.text[start:end], self.code(new, indents)))
 
     def start(self, statement: cst.BaseStatement, node: ast.stmt, indents: tuple[str, ...]) -> int:
