@@ -166,6 +166,36 @@ def test_def_inside_a_string_falls_back_to_real_positions() -> None:
     assert [e.line for e in command.report.migrated] == [7]
 
 
+def test_def_lines_finds_what_a_line_start_scan_finds() -> None:
+    """`def_lines` searches `def NAME` and then checks the line's start: the lines of the
+    `^[ \\t]*(?:async[ \\t]+)?def[ \\t]+NAME\\b` scan (re.M), at every line of every
+    fixture and in the corners (two on a line, `async`, tabs, a prefix, `undef`)."""
+    import re
+    from pathlib import Path
+
+    def scan(text: str, names: list[str]) -> dict[str, list[int]]:
+        wanted = "|".join(re.escape(n) for n in names)
+        pattern = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+({wanted})\b", re.M)
+        found: dict[str, list[int]] = {}
+        for match in pattern.finditer(text):
+            found.setdefault(match[1], []).append(text.count("\n", 0, match.start()) + 1)
+        return found
+
+    corners = (
+        "def run(): pass; def run(): pass\n"
+        "async  def _run(x):\n\tdef run(y):\n"
+        "x = 1; def run(): pass\n"
+        "undef run\nasyncdef run\n  async\tdef\trun_x(): pass\n"
+        "    def _arun(self): 'def run'\ndef run\n"
+    )
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    texts = [corners, *(p.read_text(encoding="utf-8") for p in sorted(fixtures.rglob("*.py.txt")))]
+    names = ["run", "_run", "_arun", "run_x", "execute"]
+    for text in texts:
+        assert def_lines(text, names) == scan(text, names)
+    assert def_lines(corners, names) == {"run": [1, 3, 9], "_run": [2], "run_x": [7], "_arun": [8]}
+
+
 def test_nothing_to_do_returns_the_same_tree() -> None:
     tree = cst.parse_module("class T:\n    def render(self) -> str:\n        return 'x'\n")
     command = ToolReturnsCommand(CodemodContext(filename="t.py"), config=CONFIG)

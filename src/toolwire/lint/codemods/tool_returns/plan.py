@@ -493,8 +493,12 @@ class ToolReturns:
             if any(b.target.partition(".")[0] == module.partition(".")[0] for b in bindings)
         )
         text = self.source
-        if text is not None and not re.search(
-            r"\b(?:" + "|".join(re.escape(h) for h in sorted(heads)) + r")\b", text
+        # a name not in the text at all needs no word search (a slow regex: no literal start)
+        if text is not None and (
+            not any(h in text for h in heads)
+            or not re.search(
+                r"\b(?:" + "|".join(re.escape(h) for h in sorted(heads)) + r")\b", text
+            )
         ):
             return  # none of the names can be bound anywhere: no need for scopes
         from libcst.metadata import GlobalScope, ScopeProvider
