@@ -205,7 +205,7 @@ class ToolReturns:
                 entry.status, entry.reason = "skip", why
         hold_families(planned, self.cross, module, self.filename or "<unknown>")
         planned += self._function_tools(tree, names, shapes, local, results, constants)
-        used_as_str(planned, classes)
+        used_as_str(planned, classes, self.source)
         if module and self.cross.classes:
             for cls, use in inherited_str_uses(classes, local, frozenset(shapes.methods)):
                 self.report.kept.setdefault(
