@@ -46,7 +46,17 @@ def _limit_in(directory: Path) -> int:
 
 def line_length(path: Path) -> int:
     """The line length of the project holding `path`."""
-    return _limit_in(path.resolve().parent)
+    parent = path.parent
+    if not parent.is_absolute() or path.is_symlink():
+        return _limit_in(path.resolve().parent)
+    # the same as `path.resolve().parent` where `path` itself is no link: a run's files
+    # share a few folders, each resolved once
+    return _limit_in(_resolved(parent))
+
+
+@functools.lru_cache(maxsize=256)
+def _resolved(folder: Path) -> Path:
+    return folder.resolve()
 
 
 def fit_lines(
