@@ -289,3 +289,54 @@ def test_first_lines_and_block_ends_from_the_text(
     old_return = body.split("\n")[0].strip()
     backslash = body.rstrip("\n").endswith("\\") or "\\\n" in body
     assert any(old_return in made for made in generated) == backslash, edge
+
+
+# A method body whose returns migrate wraps, and whether any needs codegen (else each
+# new return is the old text with `ToolResult.text(` and `)` around the value).
+_RETURNS = {
+    "plain": ("        return q\n", False),
+    "comment": ("        return q  # why\n", False),
+    "semicolon and spaces": ("        return   q ;  # why\n", False),
+    "non-ascii": ('        s = "é"\n        return "✓ é" + q  # ü\n', False),
+    "spans lines": ("        return g(\n            q,  # c\n        )\n", False),
+    "backslash in the value": ('        return "a" \\\n            "b"\n', False),
+    "await": ("        return await g(q)\n", False),
+    "in except": (
+        "        try:\n            return q\n        except ValueError as e:\n"
+        "            return f'Error: {e}'\n",
+        False,
+    ),
+    "two on a line": ("        x = 1; return q\n", True),
+    "parenthesized": ("        return (q)\n", True),
+    "tuple": ("        return q, 1\n", True),
+    "no space": ("        return(q)\n", True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_RETURNS))
+def test_wrapped_returns_from_the_text(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `return X` made `return ToolResult.text(X)` is the old line with the call around
+    X's own text, exactly `Module.code`; the returns that are not that plain shape are
+    generated."""
+    from toolwire.lint.codemods import splice as splice_module
+
+    body, generated_expected = _RETURNS[case]
+    text = f"{_TOOL}    async def _run(self, q: str) -> str:\n{body}\n\nX = 1\n"
+    generated: list[str] = []
+    real_code = splice_module._Parts.code
+
+    def code(self: Any, statements: Any, indents: tuple[str, ...]) -> str:
+        made = real_code(self, statements, indents)
+        generated.append(made)
+        return made
+
+    monkeypatch.setattr(splice_module._Parts, "code", code)
+    tree = cst.parse_module(text)
+    config = config_from_table({"presets": ["langchain"], "error-markers": []})
+    new = ToolReturns(config).run(tree, "t.py", text)
+    assert new is not tree, case
+    spliced = splice(tree, text, ast.parse(text), new)
+    assert spliced is not None and spliced.code == new.code, case
+    assert "ToolResult." in spliced.code, case
+    made = any(".text(" in g or ".error(" in g for g in generated)
+    assert made == generated_expected, (case, generated)

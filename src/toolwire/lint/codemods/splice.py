@@ -70,6 +70,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 _BODY = frozenset(("body",))
 _RETURNS = frozenset(("body", "returns"))
 _ANNOTATION = frozenset(("annotation",))
+_VALUE = frozenset(("value",))
 
 
 def _same_but(old: cst.CSTNode, new: cst.CSTNode, names: frozenset[str]) -> bool:
@@ -300,13 +301,9 @@ class _Parts:
             and _same_but(old.returns, new.returns, _ANNOTATION)
         ):
             return None
-        line = self.starts[node.returns.lineno]
-        within = self.text[line : self.starts[node.returns.lineno + 1]]
-        a, b = node.returns.col_offset, node.returns.end_col_offset or 0
-        if not within.isascii():  # `ast` columns count UTF-8 bytes
-            encoded = within.encode()
-            a, b = len(encoded[:a].decode()), len(encoded[:b].decode())
-        a, b = line + a, line + b
+        line = node.returns.lineno
+        a = self.offset(line, node.returns.col_offset)
+        b = self.offset(line, node.returns.end_col_offset or 0)
         was = old.returns.annotation
         if not (start <= a <= b <= end) or self.text[a:b] != self.code([was], ()):
             return None
@@ -347,7 +344,102 @@ class _Parts:
                 end = first + len(was)
                 if self.text[first:end] != was:
                     raise _Unsure
-        self.found.append((start, end, self.text[start:end], self.code(new, indents)))
+        made = self.rewrapped(old, firsts, a, b, new, indents, start, end)
+        self.found.append((start, end, self.text[start:end], made or self.code(new, indents)))
+
+    def rewrapped(
+        self,
+        old: Sequence[cst.BaseStatement],
+        firsts: list[ast.stmt],
+        a: int,
+        b: int,
+        new: Sequence[cst.BaseStatement],
+        indents: tuple[str, ...],
+        start: int,
+        end: int,
+    ) -> str | None:
+        """The code of `new`, each a `return X` of old[a:b] made `return F(X)`, from the
+        old text (`text[start:end]`); or, one statement added next to one left as it was,
+        the old text and the added one's code; None unless all is so."""
+        if b - a == 1 and len(new) == 2 and (new[0] is old[a]) != (new[1] is old[a]):
+            first = new[0] is old[a]
+            added = self.code([new[1] if first else new[0]], indents)
+            kept = self.text[start:end]
+            return kept + added if first else added + kept
+        if len(new) != b - a:
+            return None
+        pieces: list[str] = []
+        here = start
+        for k, statement in enumerate(new):
+            there = (
+                end if a + k + 1 == b else self.start(old[a + k + 1], firsts[a + k + 1], indents)
+            )
+            piece = self.return_call(old[a + k], statement, firsts[a + k], here, there, indents)
+            if piece is None:
+                return None
+            pieces.append(piece)
+            here = there
+        return "".join(pieces)
+
+    def return_call(
+        self,
+        old: cst.BaseStatement,
+        new: cst.BaseStatement,
+        node: ast.stmt,
+        start: int,
+        end: int,
+        indents: tuple[str, ...],
+    ) -> str | None:
+        """`return X` (the text `text[start:end]`) made `return F(X)`: the old text with
+        `F(` and `)` around X, where `ast` puts X; checked, the text on either side of X is
+        the code of what surrounds it, so X's own code is the text between. None when the
+        change is another one, or the text is not so."""
+        if not (
+            type(old) is cst.SimpleStatementLine
+            and type(new) is cst.SimpleStatementLine
+            and len(old.body) == 1
+            and len(new.body) == 1
+            and type(node) is ast.Return
+            and node.value is not None
+            and _same_but(old, new, _BODY)
+        ):
+            return None
+        was, now = old.body[0], new.body[0]
+        if not (
+            type(was) is cst.Return
+            and type(now) is cst.Return
+            and was.value is not None
+            and _same_but(was, now, _VALUE)
+            and _wraps(now.value, was.value)
+        ):
+            return None
+        assert isinstance(now.value, cst.Call)
+        value = node.value
+        a = self.offset(value.lineno, value.col_offset)
+        b = self.offset(value.end_lineno or 0, value.end_col_offset or 0)
+        space = was.whitespace_after_return
+        head = "".join(
+            (
+                self.code(old.leading_lines, indents),
+                *indents,
+                "return",
+                " " if isinstance(space, cst.MaybeSentinel) else self.code([space], ()),
+            )
+        )
+        semicolon = was.semicolon
+        tail = self.code([semicolon] if isinstance(semicolon, cst.Semicolon) else [], ())
+        tail += self.code([old.trailing_whitespace], ())
+        if not (start <= a <= b <= end) or self.text[start:a] != head or self.text[b:end] != tail:
+            return None
+        return f"{head}{self.code([now.value.func], ())}({self.text[a:b]}){tail}"
+
+    def offset(self, line: int, column: int) -> int:
+        """The offset of an `ast` position (its column counts UTF-8 bytes)."""
+        start = self.starts[line]
+        within = self.text[start : self.starts[line + 1]]
+        if not within.isascii():
+            column = len(within.encode()[:column].decode())
+        return start + column
 
     def start(self, statement: cst.BaseStatement, node: ast.stmt, indents: tuple[str, ...]) -> int:
         """The offset of the first line `statement` owns (its leading lines first), checked:
@@ -380,6 +472,33 @@ class _Parts:
         for statement in statements:
             statement._codegen(state)
         return "".join(state.tokens)
+
+
+def _wraps(call: cst.BaseExpression | None, value: cst.BaseExpression) -> bool:
+    """`call` is `F(value)`, this very `value`, with no space, comma or parentheses of its
+    own: its code is F's, then `(`, value's code and `)`."""
+    if type(call) is not cst.Call:
+        return False
+    assert isinstance(call, cst.Call)
+    if call.lpar or call.rpar or len(call.args) != 1:
+        return False
+    arg = call.args[0]
+    return (
+        arg.value is value
+        and arg.star == ""
+        and arg.keyword is None
+        and arg.equal is cst.MaybeSentinel.DEFAULT
+        and arg.comma is cst.MaybeSentinel.DEFAULT
+        and all(
+            type(space) is cst.SimpleWhitespace and not space.value
+            for space in (
+                call.whitespace_after_func,
+                call.whitespace_before_args,
+                arg.whitespace_after_star,
+                arg.whitespace_after_arg,
+            )
+        )
+    )
 
 
 def _indent(block: cst.IndentedBlock, module: cst.Module) -> str:
