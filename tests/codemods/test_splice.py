@@ -340,3 +340,19 @@ def test_wrapped_returns_from_the_text(case: str, monkeypatch: pytest.MonkeyPatc
     assert "ToolResult." in spliced.code, case
     made = any(".text(" in g or ".error(" in g for g in generated)
     assert made == generated_expected, (case, generated)
+    # split by `fit_lines` (every line is long at 20): the call's spaces are generated,
+    # X is still text
+    from toolwire.lint.codemods import line_length
+
+    def by_parts(fitted: cst.Module) -> str:
+        made = splice(tree, text, ast.parse(text), fitted)
+        assert made is not None and made.code == fitted.code, case
+        return made.code
+
+    monkeypatch.setattr(line_length, "line_length", lambda path: 20)
+    generated.clear()
+    line_length.fit_lines(text, new, new.code, Path("x.py"), spliced.new, by_parts, tree)
+    made = any(".text(" in g or ".error(" in g for g in generated)
+    assert made == generated_expected, (case, generated)
+    split = any(g.startswith("\n") and g.strip() == "" for g in generated)
+    assert split or generated_expected or case == "spans lines", (case, generated)

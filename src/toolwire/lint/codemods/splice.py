@@ -431,7 +431,12 @@ class _Parts:
         tail += self.code([old.trailing_whitespace], ())
         if not (start <= a <= b <= end) or self.text[start:a] != head or self.text[b:end] != tail:
             return None
-        return f"{head}{self.code([now.value.func], ())}({self.text[a:b]}){tail}"
+        call, arg = now.value, now.value.args[0]
+        before = self.code([call.func, call.whitespace_after_func], indents)
+        before += "(" + self.code([call.whitespace_before_args], indents) + arg.star
+        before += self.code([arg.whitespace_after_star], indents)
+        after = self.code([arg.whitespace_after_arg], indents) + ")"
+        return f"{head}{before}{self.text[a:b]}{after}{tail}"
 
     def offset(self, line: int, column: int) -> int:
         """The offset of an `ast` position (its column counts UTF-8 bytes)."""
@@ -475,8 +480,8 @@ class _Parts:
 
 
 def _wraps(call: cst.BaseExpression | None, value: cst.BaseExpression) -> bool:
-    """`call` is `F(value)`, this very `value`, with no space, comma or parentheses of its
-    own: its code is F's, then `(`, value's code and `)`."""
+    """`call` is `F(value)`, this very `value`, with no keyword, comma or parentheses of
+    its own: its code is F's, the spaces', `(`, value's code and `)`."""
     if type(call) is not cst.Call:
         return False
     assert isinstance(call, cst.Call)
@@ -485,19 +490,9 @@ def _wraps(call: cst.BaseExpression | None, value: cst.BaseExpression) -> bool:
     arg = call.args[0]
     return (
         arg.value is value
-        and arg.star == ""
         and arg.keyword is None
         and arg.equal is cst.MaybeSentinel.DEFAULT
         and arg.comma is cst.MaybeSentinel.DEFAULT
-        and all(
-            type(space) is cst.SimpleWhitespace and not space.value
-            for space in (
-                call.whitespace_after_func,
-                call.whitespace_before_args,
-                arg.whitespace_after_star,
-                arg.whitespace_after_arg,
-            )
-        )
     )
 
 
