@@ -166,6 +166,79 @@ def test_def_inside_a_string_falls_back_to_real_positions() -> None:
     assert [e.line for e in command.report.migrated] == [7]
 
 
+def test_def_lines_finds_what_a_line_start_scan_finds() -> None:
+    """`def_lines` searches `def NAME` and then checks the line's start: the lines of the
+    `^[ \\t]*(?:async[ \\t]+)?def[ \\t]+NAME\\b` scan (re.M), at every line of every
+    fixture and in the corners (two on a line, `async`, tabs, a prefix, `undef`)."""
+    import re
+    from pathlib import Path
+
+    def scan(text: str, names: list[str]) -> dict[str, list[int]]:
+        wanted = "|".join(re.escape(n) for n in names)
+        pattern = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+({wanted})\b", re.M)
+        found: dict[str, list[int]] = {}
+        for match in pattern.finditer(text):
+            found.setdefault(match[1], []).append(text.count("\n", 0, match.start()) + 1)
+        return found
+
+    corners = (
+        "def run(): pass; def run(): pass\n"
+        "async  def _run(x):\n\tdef run(y):\n"
+        "x = 1; def run(): pass\n"
+        "undef run\nasyncdef run\n  async\tdef\trun_x(): pass\n"
+        "    def _arun(self): 'def run'\ndef run\n"
+    )
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    texts = [corners, *(p.read_text(encoding="utf-8") for p in sorted(fixtures.rglob("*.py.txt")))]
+    names = ["run", "_run", "_arun", "run_x", "execute"]
+    for text in texts:
+        assert def_lines(text, names) == scan(text, names)
+    assert def_lines(corners, names) == {"run": [1, 3, 9], "_run": [2], "run_x": [7], "_arun": [8]}
+
+
+def test_a_name_only_in_def_lines_is_no_attribute_anywhere() -> None:
+    """`used_as_str` walks no method for a name `written_elsewhere` leaves out: such a
+    name is the `attr` of no Attribute of the module, in every fixture and in the corners
+    (a comment or a backslash between the dot and the name, `def` lines in a string)."""
+    from pathlib import Path
+
+    from toolwire.lint.codemods.tool_returns.holds import written_elsewhere
+
+    def attributes(tree: cst.CSTNode) -> set[str]:
+        found: set[str] = set()
+
+        class Visitor(cst.CSTVisitor):
+            def visit_Attribute(self, node: cst.Attribute) -> None:
+                found.add(node.attr.value)
+
+        tree.visit(Visitor())
+        return found
+
+    corners = [
+        "class T:\n    def _run(self): pass\n    def g(self):\n        return (self.  # c\n"
+        "            _run)\n",
+        "class T:\n    def _run(self): pass\n    def g(self):\n        return self.\\\n_run\n",
+        'DOC = """\ndef _run(x):\n"""\nclass T:\n    def _run(self): pass\n    x = T()._run\n',
+        "class T:\n    def _run(self): pass\n    def _arun(self): pass\n    run_x = 1\n",
+    ]
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    texts = [*corners, *(p.read_text(encoding="utf-8") for p in sorted(fixtures.rglob("*.py.txt")))]
+    names = {"_run", "_arun", "run", "execute", "forward", "call"}
+    left = 0
+    for text in texts:
+        try:
+            tree = cst.parse_module(text)
+        except cst.ParserSyntaxError:
+            continue
+        used = attributes(tree) & names
+        written = written_elsewhere(text, names)
+        assert used <= written, text[:200]
+        left += len(names - written)
+    assert written_elsewhere(corners[3], names) == set()
+    assert all(written_elsewhere(c, names) == {"_run"} for c in corners[:3])
+    assert left  # the filter does leave names out
+
+
 def test_nothing_to_do_returns_the_same_tree() -> None:
     tree = cst.parse_module("class T:\n    def render(self) -> str:\n        return 'x'\n")
     command = ToolReturnsCommand(CodemodContext(filename="t.py"), config=CONFIG)

@@ -123,3 +123,24 @@ def test_a_return_in_a_one_line_suite_or_after_a_semicolon_is_split_too(tmp_path
     assert 'x = 1; return ToolResult.text(\n        "the mode' in text, text
     compile(text, "tools.py", "exec")
     assert _migrate(tmp_path, "--check").returncode == 0  # a fixed point
+
+
+def test_the_line_length_is_the_projects_that_holds_the_resolved_file(tmp_path: Path) -> None:
+    """`line_length` reads the pyproject above the file's real place: a linked file takes
+    its target's project, a file under a linked folder the folder's target's (the folders
+    are resolved once a run, the file itself checked each time)."""
+    from toolwire.lint.codemods.line_length import DEFAULT, line_length
+
+    short, plain = tmp_path / "short", tmp_path / "plain"
+    (short / "pkg").mkdir(parents=True)
+    (plain / "pkg").mkdir(parents=True)
+    (short / "pyproject.toml").write_text("[tool.ruff]\nline-length = 41\n", encoding="utf-8")
+    (plain / "pyproject.toml").write_text("[project]\nname = 'p'\n", encoding="utf-8")
+    (short / "pkg" / "t.py").write_text("x = 1\n", encoding="utf-8")
+    (plain / "pkg" / "own.py").write_text("x = 1\n", encoding="utf-8")
+    (plain / "pkg" / "linked.py").symlink_to(short / "pkg" / "t.py")
+    (plain / "via").symlink_to(short / "pkg")
+    assert line_length(plain / "pkg" / "own.py") == DEFAULT
+    assert line_length(plain / "pkg" / "linked.py") == 41
+    assert line_length(plain / "via" / "t.py") == 41
+    assert line_length(plain / "pkg" / "own.py") == DEFAULT

@@ -217,3 +217,142 @@ def test_lines_fitted_by_text_as_by_positions(name: str, monkeypatch: pytest.Mon
         expected = wrapper.visit(line_length._Split(long, new.default_indent)).code
         fitted = line_length.fit_lines(text, new, code, Path("x.py"), spliced.new, by_parts, tree)
         assert fitted == expected, (name, limit)
+
+
+_TOOL = "from langchain_core.tools import BaseTool\n\n\nclass Search(BaseTool):\n"
+# (first lines of `_run`, its body): the annotation swap and the block's end taken from
+# the text, next to the forms where the text is not enough and codegen decides.
+_EDGES = {
+    "plain": ("    def _run(self, q: str) -> str:\n", "        return q\n"),
+    "non-ascii before the annotation": (
+        '    def _run(self, q: str = "é✓") -> str:  # ünïcode\n',
+        "        return q\n",
+    ),
+    "spaced": ("    def _run(self, q: str)  ->   str   :\n", "        return q  # why\n"),
+    "split signature": (
+        "    async def _run(\n        self,\n        q: str,\n    ) -> str:\n",
+        "        x = 1; return q;  # two\n",
+    ),
+    "annotation on a continued line": (
+        "    def _run(self, q: str) -> \\\n            str:\n",
+        "        return (\n            q\n        )\n",
+    ),
+    "decorated": (
+        "    @staticmethod\n    def _run(q: str) -> str:\n",
+        '        return """a\nb"""\n',
+    ),
+    "parenthesized": ("    def _run(self, q: str) -> (str):\n", "        return q \\\n\n"),
+    "string annotation": (
+        "    def _run(self, q: str) -> 'str':\n",
+        "        return q  # a comment ending in \\\n",
+    ),
+    "continued semicolon": (
+        "    def _run(self, q: str) -> str:\n",
+        "        return q \\\n        ;\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("edge", sorted(_EDGES))
+def test_first_lines_and_block_ends_from_the_text(
+    edge: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A function whose return annotation alone changed gets its first lines from the old
+    text with the annotation swapped, and a block's last simple statement ends with its
+    line, without codegen: exactly `Module.code`, and codegen only where the text does
+    not say (parentheses around the annotation, a line ending in a backslash)."""
+    from toolwire.lint.codemods import splice as splice_module
+
+    signature, body = _EDGES[edge]
+    text = f'{_TOOL}    name: str = "s"\n\n{signature}        """Doc."""\n{body}\nX = 1\n'
+    heads: list[str] = []
+    generated: list[str] = []
+    real_head, real_code = splice_module._Parts.head, splice_module._Parts.code
+
+    def head(self: Any, node: Any, indents: tuple[str, ...]) -> str:
+        heads.append(node.name.value)
+        return real_head(self, node, indents)
+
+    def code(self: Any, statements: Any, indents: tuple[str, ...]) -> str:
+        made = real_code(self, statements, indents)
+        generated.append(made)
+        return made
+
+    monkeypatch.setattr(splice_module._Parts, "head", head)
+    monkeypatch.setattr(splice_module._Parts, "code", code)
+    tree = cst.parse_module(text)
+    new = ToolReturns(config_from_table({"presets": ["langchain"]})).run(tree, "t.py", text)
+    assert new is not tree, edge
+    spliced = splice(tree, text, ast.parse(text), new)
+    assert spliced is not None and spliced.code == new.code, edge
+    assert ("_run" in heads) == (edge == "parenthesized"), edge
+    old_return = body.split("\n")[0].strip()
+    backslash = body.rstrip("\n").endswith("\\") or "\\\n" in body
+    assert any(old_return in made for made in generated) == backslash, edge
+
+
+# A method body whose returns migrate wraps, and whether any needs codegen (else each
+# new return is the old text with `ToolResult.text(` and `)` around the value).
+_RETURNS = {
+    "plain": ("        return q\n", False),
+    "comment": ("        return q  # why\n", False),
+    "semicolon and spaces": ("        return   q ;  # why\n", False),
+    "non-ascii": ('        s = "é"\n        return "✓ é" + q  # ü\n', False),
+    "spans lines": ("        return g(\n            q,  # c\n        )\n", False),
+    "backslash in the value": ('        return "a" \\\n            "b"\n', False),
+    "await": ("        return await g(q)\n", False),
+    "in except": (
+        "        try:\n            return q\n        except ValueError as e:\n"
+        "            return f'Error: {e}'\n",
+        False,
+    ),
+    "two on a line": ("        x = 1; return q\n", True),
+    "parenthesized": ("        return (q)\n", True),
+    "tuple": ("        return q, 1\n", True),
+    "no space": ("        return(q)\n", True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_RETURNS))
+def test_wrapped_returns_from_the_text(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `return X` made `return ToolResult.text(X)` is the old line with the call around
+    X's own text, exactly `Module.code`; the returns that are not that plain shape are
+    generated."""
+    from toolwire.lint.codemods import splice as splice_module
+
+    body, generated_expected = _RETURNS[case]
+    text = f"{_TOOL}    async def _run(self, q: str) -> str:\n{body}\n\nX = 1\n"
+    generated: list[str] = []
+    real_code = splice_module._Parts.code
+
+    def code(self: Any, statements: Any, indents: tuple[str, ...]) -> str:
+        made = real_code(self, statements, indents)
+        generated.append(made)
+        return made
+
+    monkeypatch.setattr(splice_module._Parts, "code", code)
+    tree = cst.parse_module(text)
+    config = config_from_table({"presets": ["langchain"], "error-markers": []})
+    new = ToolReturns(config).run(tree, "t.py", text)
+    assert new is not tree, case
+    spliced = splice(tree, text, ast.parse(text), new)
+    assert spliced is not None and spliced.code == new.code, case
+    assert "ToolResult." in spliced.code, case
+    made = any(".text(" in g or ".error(" in g for g in generated)
+    assert made == generated_expected, (case, generated)
+    # split by `fit_lines` (every line is long at 20): the call's spaces are generated,
+    # X is still text
+    from toolwire.lint.codemods import line_length
+
+    def by_parts(fitted: cst.Module) -> str:
+        made = splice(tree, text, ast.parse(text), fitted)
+        assert made is not None and made.code == fitted.code, case
+        return made.code
+
+    monkeypatch.setattr(line_length, "line_length", lambda path: 20)
+    generated.clear()
+    line_length.fit_lines(text, new, new.code, Path("x.py"), spliced.new, by_parts, tree)
+    made = any(".text(" in g or ".error(" in g for g in generated)
+    assert made == generated_expected, (case, generated)
+    split = any(g.startswith("\n") and g.strip() == "" for g in generated)
+    assert split or generated_expected or case == "spans lines", (case, generated)

@@ -46,7 +46,17 @@ def _limit_in(directory: Path) -> int:
 
 def line_length(path: Path) -> int:
     """The line length of the project holding `path`."""
-    return _limit_in(path.resolve().parent)
+    parent = path.parent
+    if not parent.is_absolute() or path.is_symlink():
+        return _limit_in(path.resolve().parent)
+    # the same as `path.resolve().parent` where `path` itself is no link: a run's files
+    # share a few folders, each resolved once
+    return _limit_in(_resolved(parent))
+
+
+@functools.lru_cache(maxsize=256)
+def _resolved(folder: Path) -> Path:
+    return folder.resolve()
 
 
 def fit_lines(
@@ -117,6 +127,8 @@ def _code(module: cst.Module) -> str:
 _ODD_BREAKS = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|\r(?!\n)")
 _BLOCKS: tuple[type[cst.CSTNode], ...] = (cst.Module, cst.BaseCompoundStatement, cst.IndentedBlock)
 _BLOCKS += (cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst.MatchCase)
+# isinstance of `_BLOCKS` by node type: LibCST's classes are ABCs, slow to test one by one
+_IS_BLOCK: dict[type, bool] = {}
 
 
 class _ByText(cst.CSTTransformer):
@@ -137,18 +149,26 @@ class _ByText(cst.CSTTransformer):
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self.kept:
             return False
-        if isinstance(node, cst.SimpleStatementSuite):
-            self.unsure = self.unsure or any(_fits(s) for s in node.body)
-        elif isinstance(node, cst.IndentedBlock):
-            indent = self._module.default_indent if node.indent is None else node.indent
+        kind = type(node)
+        if kind is cst.SimpleStatementSuite:
+            suite = cast(cst.SimpleStatementSuite, node)
+            self.unsure = self.unsure or any(_fits(s) for s in suite.body)
+        elif kind is cst.IndentedBlock:
+            block = cast(cst.IndentedBlock, node)
+            indent = self._module.default_indent if block.indent is None else block.indent
             self._indents.append(indent)
-        return not self.unsure and isinstance(node, _BLOCKS)
+        if self.unsure:
+            return False
+        found = _IS_BLOCK.get(kind)
+        if found is None:
+            found = _IS_BLOCK[kind] = isinstance(node, _BLOCKS)
+        return found
 
     def on_leave(self, original_node: _N, updated_node: _N) -> _N:
-        if isinstance(original_node, cst.IndentedBlock):
+        if type(original_node) is cst.IndentedBlock:
             self._indents.pop()
-        if isinstance(updated_node, cst.SimpleStatementLine) and not self.unsure:
-            return cast(_N, self._line(updated_node))
+        if type(updated_node) is cst.SimpleStatementLine and not self.unsure:
+            return cast(_N, self._line(cast(cst.SimpleStatementLine, updated_node)))
         return updated_node
 
     def _line(self, node: cst.SimpleStatementLine) -> cst.SimpleStatementLine:

@@ -6,6 +6,7 @@ class bodies), so planning a migration never walks a module's expressions.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -146,11 +147,23 @@ def def_lines(text: str, names: Iterable[str]) -> dict[str, list[int]]:
     wanted = "|".join(re.escape(n) for n in names)
     if not wanted:
         return {}
-    pattern = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+({wanted})\b", re.M)
+    # `def` first (a literal the regex engine searches fast), then the line's start: `^`
+    # with re.M tries every position of the text.
     found: dict[str, list[int]] = {}
     line, last = 1, 0
-    for match in pattern.finditer(text):
-        line += text.count("\n", last, match.start())
-        last = match.start()
+    for match in _def_name(wanted).finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        if _BEFORE_DEF.fullmatch(text, start, match.start()) is None:
+            continue
+        line += text.count("\n", last, start)
+        last = start
         found.setdefault(match[1], []).append(line)
     return found
+
+
+_BEFORE_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?")
+
+
+@functools.lru_cache(maxsize=64)
+def _def_name(wanted: str) -> re.Pattern[str]:
+    return re.compile(rf"def[ \t]+({wanted})\b")

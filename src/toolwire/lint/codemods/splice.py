@@ -68,6 +68,9 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 _BODY = frozenset(("body",))
+_RETURNS = frozenset(("body", "returns"))
+_ANNOTATION = frozenset(("annotation",))
+_VALUE = frozenset(("value",))
 
 
 def _same_but(old: cst.CSTNode, new: cst.CSTNode, names: frozenset[str]) -> bool:
@@ -179,8 +182,9 @@ class _Parts:
         indents: tuple[str, ...],
     ) -> None:
         firsts = _firsts(old, nodes)
+        last = nodes[-1]
         if len(old) == len(new):
-            self.pairs(old, new, firsts, 0, len(old), indents)
+            self.pairs(old, new, firsts, 0, len(old), indents, last)
             return
         # Statements added or removed (imports): the pairs at both ends are found as
         # pairs, what lies between is one part.
@@ -200,8 +204,8 @@ class _Parts:
             else:
                 tail -= 1
                 end += 1
-        self.pairs(old, new, firsts, 0, head, indents)
-        self.replace(old, firsts, head, end, new[head : len(new) - tail], indents)
+        self.pairs(old, new, firsts, 0, head, indents, last)
+        self.replace(old, firsts, head, end, new[head : len(new) - tail], indents, last)
         shift = len(new) - len(old)
         for i in range(end, len(old)):
             if old[i] is not new[i + shift]:
@@ -218,8 +222,10 @@ class _Parts:
         i: int,
         b: int,
         indents: tuple[str, ...],
+        last: ast.stmt,
     ) -> None:
-        """The parts of old[i:b] against new[i:b], statement by statement."""
+        """The parts of old[i:b] against new[i:b], statement by statement (`last`: the
+        block's last `ast` statement)."""
         while i < b:
             if old[i] is new[i]:
                 i += 1
@@ -230,7 +236,7 @@ class _Parts:
                 j = i + 1
                 while j < b and not self.paired(old[j], new[j], firsts[j]):
                     j += 1
-                self.replace(old, firsts, i, j, new[i:j], indents)
+                self.replace(old, firsts, i, j, new[i:j], indents, last)
                 i = j
 
     def inside(
@@ -250,7 +256,8 @@ class _Parts:
             start = self.start(old, node, indents)
             body = blocks[0]
             end = self.start(body[0].body[0], body[2][0], (*indents, _indent(body[0], self.module)))
-            self.found.append((start, end, self.text[start:end], self.head(new, indents)))
+            head = self.swapped(old, new, node, start, end) or self.head(new, indents)
+            self.found.append((start, end, self.text[start:end], head))
         for one, other, nodes in blocks:
             self.block(one.body, other.body, nodes, (*indents, _indent(one, self.module)))
 
@@ -270,6 +277,47 @@ class _Parts:
             return "".join(state.tokens)
         raise _Unsure
 
+    def swapped(
+        self,
+        old: cst.BaseStatement,
+        new: cst.BaseStatement,
+        node: ast.stmt,
+        start: int,
+        end: int,
+    ) -> str | None:
+        """The new first lines of a function whose return annotation alone changed, made
+        from the old text (`text[start:end]`, the old ones) with the annotation's code
+        swapped; None when that is not the only change or the old annotation's code is not
+        the text where `ast` puts it."""
+        if not (
+            type(old) is cst.FunctionDef
+            and type(new) is cst.FunctionDef
+            and old.returns is not None
+            and new.returns is not None
+            and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.returns is not None
+            and node.returns.lineno == node.returns.end_lineno
+            and _same_but(old, new, _RETURNS)
+            and _same_but(old.returns, new.returns, _ANNOTATION)
+        ):
+            return None
+        line = node.returns.lineno
+        a = self.offset(line, node.returns.col_offset)
+        b = self.offset(line, node.returns.end_col_offset or 0)
+        was = old.returns.annotation
+        if not (start <= a <= b <= end) or self.text[a:b] != self.code([was], ()):
+            return None
+        return self.text[start:a] + self.code([new.returns.annotation], ()) + self.text[b:end]
+
+    def line_end(self, statement: cst.BaseStatement, last: ast.stmt) -> int:
+        """Where a simple statement line ends whose last `ast` statement is `last`: with
+        the line `last` ends on, unless that line ends in a backslash (a continuation, or a
+        comment's last character); -1 when not known so."""
+        if type(statement) is not cst.SimpleStatementLine or last.end_lineno is None:
+            return -1
+        end = self.starts[last.end_lineno + 1]
+        return -1 if self.text[end - 2 : end] == "\\\n" else end
+
     @staticmethod
     def nested(old: cst.BaseStatement, new: cst.BaseStatement, node: ast.stmt) -> bool:
         """A compound statement whose parts are found inside its blocks."""
@@ -283,17 +331,120 @@ class _Parts:
         b: int,
         new: Sequence[cst.BaseStatement],
         indents: tuple[str, ...],
+        last: ast.stmt,
     ) -> None:
         start = self.start(old[a], firsts[a], indents)
         if b < len(old):
             end = self.start(old[b], firsts[b], indents)
-        else:  # the block's end: the last statement's own code says where it ends
-            last = self.start(old[b - 1], firsts[b - 1], indents)
-            was = self.code(old[b - 1 : b], indents)
-            end = last + len(was)
-            if self.text[last:end] != was:
-                raise _Unsure
-        self.found.append((start, end, self.text[start:end], self.code(new, indents)))
+        else:  # the block's end: the last statement's line, or its own code, says where
+            first = self.start(old[b - 1], firsts[b - 1], indents)
+            end = self.line_end(old[b - 1], last)
+            if end <= first:
+                was = self.code(old[b - 1 : b], indents)
+                end = first + len(was)
+                if self.text[first:end] != was:
+                    raise _Unsure
+        made = self.rewrapped(old, firsts, a, b, new, indents, start, end)
+        self.found.append((start, end, self.text[start:end], made or self.code(new, indents)))
+
+    def rewrapped(
+        self,
+        old: Sequence[cst.BaseStatement],
+        firsts: list[ast.stmt],
+        a: int,
+        b: int,
+        new: Sequence[cst.BaseStatement],
+        indents: tuple[str, ...],
+        start: int,
+        end: int,
+    ) -> str | None:
+        """The code of `new`, each a `return X` of old[a:b] made `return F(X)`, from the
+        old text (`text[start:end]`); or, one statement added next to one left as it was,
+        the old text and the added one's code; None unless all is so."""
+        if b - a == 1 and len(new) == 2 and (new[0] is old[a]) != (new[1] is old[a]):
+            first = new[0] is old[a]
+            added = self.code([new[1] if first else new[0]], indents)
+            kept = self.text[start:end]
+            return kept + added if first else added + kept
+        if len(new) != b - a:
+            return None
+        pieces: list[str] = []
+        here = start
+        for k, statement in enumerate(new):
+            there = (
+                end if a + k + 1 == b else self.start(old[a + k + 1], firsts[a + k + 1], indents)
+            )
+            piece = self.return_call(old[a + k], statement, firsts[a + k], here, there, indents)
+            if piece is None:
+                return None
+            pieces.append(piece)
+            here = there
+        return "".join(pieces)
+
+    def return_call(
+        self,
+        old: cst.BaseStatement,
+        new: cst.BaseStatement,
+        node: ast.stmt,
+        start: int,
+        end: int,
+        indents: tuple[str, ...],
+    ) -> str | None:
+        """`return X` (the text `text[start:end]`) made `return F(X)`: the old text with
+        `F(` and `)` around X, where `ast` puts X; checked, the text on either side of X is
+        the code of what surrounds it, so X's own code is the text between. None when the
+        change is another one, or the text is not so."""
+        if not (
+            type(old) is cst.SimpleStatementLine
+            and type(new) is cst.SimpleStatementLine
+            and len(old.body) == 1
+            and len(new.body) == 1
+            and type(node) is ast.Return
+            and node.value is not None
+            and _same_but(old, new, _BODY)
+        ):
+            return None
+        was, now = old.body[0], new.body[0]
+        if not (
+            type(was) is cst.Return
+            and type(now) is cst.Return
+            and was.value is not None
+            and _same_but(was, now, _VALUE)
+            and _wraps(now.value, was.value)
+        ):
+            return None
+        assert isinstance(now.value, cst.Call)
+        value = node.value
+        a = self.offset(value.lineno, value.col_offset)
+        b = self.offset(value.end_lineno or 0, value.end_col_offset or 0)
+        space = was.whitespace_after_return
+        head = "".join(
+            (
+                self.code(old.leading_lines, indents),
+                *indents,
+                "return",
+                " " if isinstance(space, cst.MaybeSentinel) else self.code([space], ()),
+            )
+        )
+        semicolon = was.semicolon
+        tail = self.code([semicolon] if isinstance(semicolon, cst.Semicolon) else [], ())
+        tail += self.code([old.trailing_whitespace], ())
+        if not (start <= a <= b <= end) or self.text[start:a] != head or self.text[b:end] != tail:
+            return None
+        call, arg = now.value, now.value.args[0]
+        before = self.code([call.func, call.whitespace_after_func], indents)
+        before += "(" + self.code([call.whitespace_before_args], indents) + arg.star
+        before += self.code([arg.whitespace_after_star], indents)
+        after = self.code([arg.whitespace_after_arg], indents) + ")"
+        return f"{head}{before}{self.text[a:b]}{after}{tail}"
+
+    def offset(self, line: int, column: int) -> int:
+        """The offset of an `ast` position (its column counts UTF-8 bytes)."""
+        start = self.starts[line]
+        within = self.text[start : self.starts[line + 1]]
+        if not within.isascii():
+            column = len(within.encode()[:column].decode())
+        return start + column
 
     def start(self, statement: cst.BaseStatement, node: ast.stmt, indents: tuple[str, ...]) -> int:
         """The offset of the first line `statement` owns (its leading lines first), checked:
@@ -326,6 +477,23 @@ class _Parts:
         for statement in statements:
             statement._codegen(state)
         return "".join(state.tokens)
+
+
+def _wraps(call: cst.BaseExpression | None, value: cst.BaseExpression) -> bool:
+    """`call` is `F(value)`, this very `value`, with no keyword, comma or parentheses of
+    its own: its code is F's, the spaces', `(`, value's code and `)`."""
+    if type(call) is not cst.Call:
+        return False
+    assert isinstance(call, cst.Call)
+    if call.lpar or call.rpar or len(call.args) != 1:
+        return False
+    arg = call.args[0]
+    return (
+        arg.value is value
+        and arg.keyword is None
+        and arg.equal is cst.MaybeSentinel.DEFAULT
+        and arg.comma is cst.MaybeSentinel.DEFAULT
+    )
 
 
 def _indent(block: cst.IndentedBlock, module: cst.Module) -> str:

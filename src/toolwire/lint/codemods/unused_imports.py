@@ -143,14 +143,38 @@ def _imported_names(tree: ast.Module) -> set[str]:
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
+# The statements that hold no block, by exact type: most of a module, passed at once.
+_LEAVES = frozenset(
+    (
+        ast.Expr,
+        ast.Assign,
+        ast.AnnAssign,
+        ast.AugAssign,
+        ast.Return,
+        ast.Pass,
+        ast.Raise,
+        ast.Assert,
+        ast.Delete,
+        ast.Global,
+        ast.Nonlocal,
+        ast.Break,
+        ast.Continue,
+    )
+)
+
+
 def _imports(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
     """The import statements of `body` at any depth; only statements are walked (an
     import is never inside an expression), which costs a fraction of `ast.walk`."""
     stack = [body]
+    leaves = _LEAVES
     while stack:
         for node in stack.pop():
-            if isinstance(node, ast.Import | ast.ImportFrom):
-                yield node
+            kind = type(node)
+            if kind in leaves:
+                continue
+            if kind is ast.Import or kind is ast.ImportFrom:
+                yield node  # type: ignore[misc]
                 continue
             for name in _BLOCKS:
                 block = getattr(node, name, None)

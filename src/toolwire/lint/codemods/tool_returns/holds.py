@@ -7,12 +7,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 import libcst as cst
 
 from toolwire.lint.codemods.crossfile import FAMILY, CrossFile, Member, family_holds
-from toolwire.lint.codemods.names import ModuleNames
+from toolwire.lint.codemods.names import ModuleNames, def_lines
 from toolwire.lint.codemods.reports import MethodEvent, ToolReturnsReport
 from toolwire.lint.codemods.tool_returns.scan import Scan
 from toolwire.lint.codemods.tool_returns.structure import (
@@ -132,11 +132,14 @@ def guard_wiring(planned: list[ToolMethod], local: dict[str, ToolClass]) -> bool
     return changed
 
 
-def used_as_str(planned: list[ToolMethod], classes: list[ToolClass]) -> None:
+def used_as_str(
+    planned: list[ToolMethod], classes: list[ToolClass], text: str | None = None
+) -> None:
     """Skip a tool method whose `str` its own class (or a subclass) uses other than by returning it.
 
     `first = self._run(q); first.startswith(...)` or `run_in_executor(None, self._run, q)`
-    would get a ToolResult after the migration.
+    would get a ToolResult after the migration. `text`, the module's source when known,
+    spares the walks of the methods when no name is written but in its `def` lines.
     """
     by_class: dict[int, dict[str, list[ToolMethod]]] = {}
     for entry in planned:
@@ -144,6 +147,13 @@ def used_as_str(planned: list[ToolMethod], classes: list[ToolClass]) -> None:
             by_class.setdefault(id(entry.cls.node), {}).setdefault(
                 entry.node.name.value, []
             ).append(entry)
+    if by_class and text is not None:
+        written = written_elsewhere(text, {n for found in by_class.values() for n in found})
+        by_class = {
+            key: kept
+            for key, found in by_class.items()
+            if (kept := {n: e for n, e in found.items() if n in written})
+        }
     if not by_class:
         return
     entries = {e.node: e for e in planned}
@@ -166,6 +176,30 @@ def used_as_str(planned: list[ToolMethod], classes: list[ToolClass]) -> None:
                             f"`{cls.qualname}.{statement.name.value}` uses the `str` it "
                             "returns; after the migration that would be a ToolResult"
                         )
+
+
+def written_elsewhere(text: str, names: Iterable[str]) -> set[str]:
+    """The names written as a word of `text` more often than as the name of a `def` line:
+    only these can be an attribute (`self.name`) anywhere in the module."""
+    names = set(names)
+    defs = def_lines(text, names)
+    found: set[str] = set()
+    for name in names:
+        count, at, size = 0, text.find(name), len(name)
+        while at >= 0:
+            end = at + size
+            if not (at and _is_word(text[at - 1])) and not (
+                end < len(text) and _is_word(text[end])
+            ):
+                count += 1
+            at = text.find(name, at + 1)
+        if count > len(defs.get(name, ())):
+            found.add(name)
+    return found
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"  # what `\w` of `re` matches
 
 
 def returned_calls(func: cst.FunctionDef) -> set[int]:

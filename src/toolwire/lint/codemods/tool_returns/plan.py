@@ -211,7 +211,7 @@ class ToolReturns:
                 entry.status, entry.reason = "skip", why
         hold_families(planned, self.cross, module, self.filename or "<unknown>")
         planned += self._function_tools(tree, names, shapes, local, results, constants)
-        used_as_str(planned, classes)
+        used_as_str(planned, classes, self.source)
         if module and self.cross.classes:
             for cls, use in inherited_str_uses(classes, local, frozenset(shapes.methods)):
                 self.report.kept.setdefault(
@@ -499,8 +499,12 @@ class ToolReturns:
             if any(b.target.partition(".")[0] == module.partition(".")[0] for b in bindings)
         )
         text = self.source
-        if text is not None and not re.search(
-            r"\b(?:" + "|".join(re.escape(h) for h in sorted(heads)) + r")\b", text
+        # a name not in the text at all needs no word search (a slow regex: no literal start)
+        if text is not None and (
+            not any(h in text for h in heads)
+            or not re.search(
+                r"\b(?:" + "|".join(re.escape(h) for h in sorted(heads)) + r")\b", text
+            )
         ):
             return  # none of the names can be bound anywhere: no need for scopes
         from libcst.metadata import GlobalScope, ScopeProvider

@@ -49,13 +49,17 @@ class Rewriter:
         if not inside and id(node) not in edits.path:
             return node
         inside = inside or (isinstance(node, cst.FunctionDef) and node in edits.targets)
+        path = edits.path
         changes: dict[str, object] = {}
         for name in field_names(node):
             value = getattr(node, name)
             if isinstance(value, tuple | list):
                 if value:
+                    # off the path (outside a target) an item stays: no call to say so
                     items = [
-                        self.rewrite(v, inside) if node_kind(type(v)) == STATEMENT else v
+                        self.rewrite(v, inside)
+                        if (inside or id(v) in path) and node_kind(type(v)) == STATEMENT
+                        else v
                         for v in value
                     ]
                     if any(a is not b for a, b in zip(items, value, strict=True)):

@@ -117,17 +117,30 @@ def blocks_of(node: cst.CSTNode) -> Iterator[Sequence[cst.BaseStatement]]:
         yield block_of(orelse.body)
 
 
+# isinstance of BaseCompoundStatement by node type: LibCST's classes are ABCs, and these
+# walks test every statement of the module
+_COMPOUND: dict[type, bool] = {}
+
+
+def is_compound(node: cst.CSTNode) -> bool:
+    kind = type(node)
+    found = _COMPOUND.get(kind)
+    if found is None:
+        found = _COMPOUND[kind] = isinstance(node, cst.BaseCompoundStatement)
+    return found
+
+
 def statements_in(body: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:
     for statement in body:
         yield statement
-        if isinstance(statement, cst.BaseCompoundStatement):
+        if is_compound(statement):
             for block in blocks_of(statement):
                 yield from statements_in(block)
 
 
 def functions_in(body: Sequence[cst.BaseStatement]) -> Iterator[cst.FunctionDef]:
     for statement in statements_in(body):
-        if isinstance(statement, cst.FunctionDef):
+        if type(statement) is cst.FunctionDef:
             yield statement
 
 
@@ -135,17 +148,20 @@ def classes_in(
     body: Sequence[cst.BaseStatement], prefix: str, top: bool = True
 ) -> Iterator[ToolClass]:
     for statement in body:
-        if isinstance(statement, cst.ClassDef):
+        kind = type(statement)
+        if kind is cst.ClassDef:
+            assert isinstance(statement, cst.ClassDef)
             qualname = f"{prefix}{statement.name.value}"
             yield ToolClass(statement, qualname, top)
             if isinstance(statement.body, cst.IndentedBlock):
                 yield from classes_in(statement.body.body, f"{qualname}.", False)
-        elif isinstance(statement, cst.FunctionDef):
+        elif kind is cst.FunctionDef:
+            assert isinstance(statement, cst.FunctionDef)
             if isinstance(statement.body, cst.IndentedBlock):
                 yield from classes_in(
                     statement.body.body, f"{prefix}{statement.name.value}.<locals>.", False
                 )
-        elif isinstance(statement, cst.BaseCompoundStatement):
+        elif is_compound(statement):
             for block in blocks_of(statement):
                 yield from classes_in(block, prefix, top)
 
