@@ -4,12 +4,14 @@ limits LibCST can keep (depth, recursion); every refusal is a one-line finding."
 from __future__ import annotations
 
 import ast
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from toolwire.lint.engine import deep_walks, parse
 from toolwire.lint.findings import Finding, unreadable
 
-__all__ = ["LIBCST_RECURSION", "MAX_DEPTH", "nesting", "parse_cst"]
+__all__ = ["LIBCST_RECURSION", "MAX_DEPTH", "nesting", "parse_cst", "unvalidated"]
 
 
 def _syntax_error(path: str, exc: Exception) -> Finding:
@@ -49,6 +51,30 @@ def nesting(tree: ast.AST, limit: int = MAX_DEPTH) -> int | None:
     return None
 
 
+def _unchecked(self: object) -> None:
+    pass
+
+
+@contextlib.contextmanager
+def unvalidated() -> Iterator[None]:
+    """LibCST's nodes built without their checks, within: each node runs `_validate` as it
+    is made (`CSTNode.__post_init__`), a fifth of a parse, which proves nothing of a tree its
+    parser built from code CPython accepted ("PERF: ... avoid validating the tree when
+    parsing a file", LibCST's own note there). The nodes the rewrites build are checked as
+    ever, and what migrate writes is parsed again before it is written."""
+    from libcst._nodes.base import CSTNode
+
+    check = CSTNode.__dict__.get("__post_init__")
+    if check is None:  # a LibCST without it: nothing to leave out
+        yield
+        return
+    CSTNode.__post_init__ = _unchecked  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        CSTNode.__post_init__ = check  # type: ignore[method-assign]
+
+
 def parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[Any, Finding | None]:
     import libcst as cst
 
@@ -62,7 +88,7 @@ def parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[Any
             path, f"cannot migrate: an expression nested over {MAX_DEPTH} levels deep", line
         )
     try:
-        with deep_walks(LIBCST_RECURSION):
+        with deep_walks(LIBCST_RECURSION), unvalidated():
             return cst.parse_module(text), None
     except cst.ParserSyntaxError as exc:
         # CPython parsed it, so this is a LibCST limit, not the user's syntax error.
