@@ -54,7 +54,7 @@ def analyse(parsed: Parsed, checks: Visitors) -> list[Finding]:
     # An imported function that returns a result unprompted is a marker too (one that only
     # passes on what it is given needs a marker elsewhere to be given anything), and so is
     # an imported class whose instances hold one.
-    markers = known_tools | frozenset(classes)
+    markers = known_tools | frozenset(classes) if classes else known_tools
     if imported:
         markers |= frozenset(n for n, e in imported.items() if e.returns & _UNPROMPTED)
     text = parsed.text
