@@ -47,8 +47,19 @@ def named_in(text: str, keys: Sequence[str]) -> Iterator[str]:
         else:
             plain.append(key)
     if plain:
-        words = "\n".join(set(_RUN.findall(text)))
+        words = _words(text)
         yield from (key for key in plain if key in words)
+
+
+_last: list[str] = ["", ""]  # the text last asked about, and its words
+
+
+def _words(text: str) -> str:
+    """The distinct runs of identifier characters of `text`, one a line; the last text's
+    are kept, which a module's filter and then its units' both ask for."""
+    if _last[0] is not text:
+        _last[:] = [text, "\n".join(set(_RUN.findall(text)))]
+    return _last[1]
 
 
 def _quoted(text: str, value: str) -> bool:
