@@ -22,7 +22,7 @@ from toolwire.lint.catalog import parse_rule
 from toolwire.lint.codemods import runner
 from toolwire.lint.codemods.crossfile import CrossFile
 from toolwire.lint.codemods.runner import Summary, migrate_paths, tool_returns_file
-from toolwire.lint.codemods.skeleton import SENTINEL, denied_words, skeleton
+from toolwire.lint.codemods.skeleton import SENTINEL, denied_words, reads_strings, skeleton
 from toolwire.lint.codemods.tool_returns.plan import ToolReturns
 from toolwire.lint.config import Config, load_config
 
@@ -75,7 +75,7 @@ def _blanked(paths: list[str], config: Config) -> int:
     total = 0
     for name in paths:
         text = Path(name).read_text(encoding="utf-8")
-        bare = skeleton(text, ast.parse(text), denied_words(config, CrossFile()))
+        bare = skeleton(text, ast.parse(text), denied_words(config, CrossFile()), reads_strings(config))
         total += 0 if bare is None else bare.blanked
     return total
 
@@ -258,7 +258,7 @@ def test_bodies_the_plan_reads_are_kept(case: str, tmp_path: Path) -> None:
     full = _plan(config, cst.parse_module(text), path, text)
     forced = _plan(config, cst.parse_module(_blank_by_force(text, name)), path, text)
     assert forced != full  # the body matters to the plan
-    bare = skeleton(text, ast.parse(text), denied_words(config, CrossFile()))
+    bare = skeleton(text, ast.parse(text), denied_words(config, CrossFile()), reads_strings(config))
     kept = text if bare is None else bare.text
     assert SENTINEL not in kept.split("\n")[_def_line(text, name)]
     assert _plan(config, cst.parse_module(kept), path, text) == full
@@ -290,7 +290,7 @@ class Search:
     root = project(tmp_path, {"tool-methods": ["_run"]}, {"app/plain.py": text})
     path = root / "app" / "plain.py"
     config = load_config(root / "pyproject.toml")
-    bare = skeleton(text, ast.parse(text), denied_words(config, CrossFile()))
+    bare = skeleton(text, ast.parse(text), denied_words(config, CrossFile()), reads_strings(config))
     assert bare is not None and bare.blanked > 0
     assert SENTINEL in bare.text.split("\n")[_def_line(text, "helper")]
     fast = tool_returns_file(path, config)

@@ -32,7 +32,7 @@ from toolwire.lint.codemods.reports import (
     MethodEvent,
     one_line,
 )
-from toolwire.lint.codemods.skeleton import SENTINEL, denied_words
+from toolwire.lint.codemods.skeleton import SENTINEL, denied_words, reads_strings
 from toolwire.lint.codemods.skeleton import skeleton as blanked
 from toolwire.lint.config import Config
 from toolwire.lint.engine import (
@@ -245,7 +245,8 @@ def _tool_returns(
     done = False
     if skeleton:
         # LibCST parses only what the plan can read; any doubt redoes the file whole
-        bare = blanked(text, checked, denied_words(config, cross or CrossFile()))
+        denied = denied_words(config, cross or CrossFile())
+        bare = blanked(text, checked, denied, reads_strings(config))
         if bare is not None:
             tree, problem = parse_cst(bare.text, name, checked)
             done = tree is not None and _planned(path, config, cross, text, checked, tree, outcome)
@@ -297,12 +298,11 @@ def _planned(
             new, code, spliced = trimmed, trimmed.code, None
         parts = None if spliced is None else spliced.new
         generate = functools.partial(generated, tree, text, checked)
-        fitted = fit_lines(text, new, code, path, parts, generate, tree)
-        if fitted != code and not whole:
-            return False
-        code = fitted
+        code = fit_lines(text, new, code, path, parts, generate, tree)
         if not whole and SENTINEL in code:
-            return False  # a blanked body was generated: only the whole tree has it
+            # a blanked body was generated (`Module.code` of the skeleton, by a step that
+            # could not splice): only the whole tree has its text
+            return False
     report = migration.report
     outcome.wired, outcome.results, outcome.kept_tools = report.wired, report.results, report.kept
     outcome.migrated, outcome.skipped = report.migrated, report.skipped

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -25,7 +26,7 @@ from toolwire.lint.codemods.crossfile import CrossFile
 from toolwire.lint.config import Config
 from toolwire.lint.model import shapes_for
 
-__all__ = ["SENTINEL", "Skeleton", "denied_words", "skeleton"]
+__all__ = ["SENTINEL", "Skeleton", "denied_words", "reads_strings", "skeleton"]
 
 SENTINEL = "toolwire-skeleton-blanked-9c41d2"
 
@@ -114,40 +115,48 @@ def denied_words(config: Config, cross: CrossFile) -> frozenset[str]:
     return words
 
 
-def _module_names(tree: ast.Module, denied: frozenset[str]) -> set[str]:
+def _module_names(tree: ast.Module, denied: frozenset[str], strings: bool) -> set[str]:
     """The names of this module a body must not hold: every class, every function that
-    is not a method, every decorated method, every name bound outside function bodies
-    (an import only when it names a denied word or renames), and every word of a string
-    outside function bodies (`spec_functions = ["search"]` lists tool methods)."""
+    is not a method, every decorated method, every name bound outside function and class
+    bodies (an import only when it names a denied word or renames), and with `strings`
+    every identifier written as a string outside function bodies (`spec_functions =
+    ["search"]` lists tool methods)."""
     names: set[str] = set()
     decorated: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
     stack: list[tuple[ast.AST, bool]] = [(tree, False)]
     while stack:
         node, in_class = stack.pop()
+        if in_class and not strings and not isinstance(node, _BLOCKS):
+            continue  # a class's expressions bind nothing outside it
         if isinstance(node, _FUNCTIONS):
             if not in_class:
                 names.add(node.name)
             elif node.decorator_list:
                 decorated.append(node)
-            for child in ast.walk(node):  # what a nested def or class names
-                if isinstance(child, ast.ClassDef) or (
-                    isinstance(child, _FUNCTIONS) and child is not node
-                ):
-                    names.add(child.name)
-            continue  # a function body's own locals are its business
+            # its body's own names (a nested def, a local) are its business: a body that
+            # defines one is never blanked, and another reaches it only by `nonlocal`
+            heads: list[ast.AST] = [*node.decorator_list, node.args]
+            stack.extend(
+                (child, in_class) for child in [*heads, *([node.returns] if node.returns else [])]
+            )
+            continue
         if isinstance(node, ast.ClassDef):
             names.add(node.name)
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and not in_class:
+            # its head is evaluated where it stands; its body is the class's own
+            stack.extend((child, in_class) for child in [*node.decorator_list, *node.bases])
+            stack.extend((child, in_class) for child in node.keywords)
+            stack.extend((child, True) for child in node.body)
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and not in_class:
             names.add(node.id)  # a class's own attributes are read through `self`
         elif isinstance(node, ast.alias):
             bound = node.asname or node.name.partition(".")[0]
-            if node.asname or not denied.isdisjoint(_WORD.findall(node.name)) or IMPORTS:
+            if node.asname or not denied.isdisjoint(_WORD.findall(node.name)):
                 names.add(bound)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        elif strings and isinstance(node, ast.Constant) and isinstance(node.value, str):
             if node.value.isidentifier():
                 names.add(node.value)
-        inside = in_class or isinstance(node, ast.ClassDef)
-        stack.extend((child, inside) for child in ast.iter_child_nodes(node))
+        stack.extend((child, in_class) for child in ast.iter_child_nodes(node))
     # a method a framework's decorator makes a tool (`@mcp.tool`, `@tool` renamed)
     for method in decorated:
         for decorator in method.decorator_list:
@@ -164,10 +173,14 @@ def _named(node: ast.AST) -> set[str]:
     }
 
 
-IMPORTS = False
+def reads_strings(config: Config) -> bool:
+    """Whether a preset lists tool methods by name in a string (`methods-from`)."""
+    return any(shape.methods_from for shape in shapes_for(config.presets).classes)
 
 
-def skeleton(text: str, tree: ast.Module, denied: frozenset[str]) -> Skeleton | None:
+def skeleton(
+    text: str, tree: ast.Module, denied: frozenset[str], strings: bool = True
+) -> Skeleton | None:
     """`text` (parsed by `ast` as `tree`) with every function body that holds none of
     `denied` blanked, line for line; None when nothing is blanked or the text is odd."""
     if "\r" in text or "\f" in text or "\0" in text or not text.endswith("\n"):
@@ -175,13 +188,19 @@ def skeleton(text: str, tree: ast.Module, denied: frozenset[str]) -> Skeleton | 
     if SENTINEL in text:
         return None
     lines = text.split("\n")
-    words = denied | _module_names(tree, denied)
+    words = denied | _module_names(tree, denied, strings)
+    counts = Counter(_WORD.findall(text))
     spans: list[tuple[int, int]] = []
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
+        method = isinstance(node, ast.ClassDef)
         for child in ast.iter_child_nodes(node):
             if isinstance(child, _FUNCTIONS):
+                if child.name in (words if method else denied) or (
+                    not method and _named_elsewhere(child, lines, counts)
+                ):
+                    continue  # a tool, or one maybe: it and what it holds stay whole
                 span = _blankable(child, lines, words)
                 if span is not None:
                     spans.append(span)
@@ -201,11 +220,23 @@ def skeleton(text: str, tree: ast.Module, denied: frozenset[str]) -> Skeleton | 
     return Skeleton("\n".join(lines), blanked)
 
 
+def _named_elsewhere(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str], counts: Counter[str]
+) -> bool:
+    """Whether a function's name is written outside the function itself: the plan may
+    take it for a tool (handed to a factory or listed, at any depth). A method is a tool
+    by its name (a tool method, listed in `spec_functions`) or a framework's decorator."""
+    name = node.name
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    own = sum(_WORD.findall(lines[n]).count(name) for n in range(first - 1, node.end_lineno or 0))
+    return counts[name] > own
+
+
 def _blankable(
     node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str], words: frozenset[str] | set[str]
 ) -> tuple[int, int] | None:
     """The lines of `node`'s body, when it may be blanked."""
-    if node.name in words or node.end_lineno is None:
+    if node.end_lineno is None:
         return None
     for decorator in node.decorator_list:  # `@property`, `@classmethod`: kept, and named
         for number in range(decorator.lineno - 1, decorator.end_lineno or decorator.lineno):
