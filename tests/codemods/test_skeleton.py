@@ -75,7 +75,8 @@ def _blanked(paths: list[str], config: Config) -> int:
     total = 0
     for name in paths:
         text = Path(name).read_text(encoding="utf-8")
-        bare = skeleton(text, ast.parse(text), denied_words(config, CrossFile()), reads_strings(config))
+        denied = denied_words(config, CrossFile())
+        bare = skeleton(text, ast.parse(text), denied, reads_strings(config))
         total += 0 if bare is None else bare.blanked
     return total
 
