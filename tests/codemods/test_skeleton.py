@@ -228,6 +228,38 @@ def rebind():
 TOOL = FunctionTool.from_defaults(fn=search)
 ''',
     ),
+    # a nested function handed to a factory is a tool: its body is what is migrated
+    "nested factory tool": (
+        {"presets": ["llamaindex"]},
+        "search",
+        '''\
+from llama_index.core.tools import FunctionTool
+
+
+def build():
+    def search(query: str) -> str:
+        """Search."""
+        return "found " + query
+
+    return FunctionTool.from_defaults(fn=search)
+''',
+    ),
+    # a method a tool spec lists by name in a string
+    "listed method": (
+        {"presets": ["llamaindex"]},
+        "lookup",
+        '''\
+from llama_index.core.tools.tool_spec.base import BaseToolSpec
+
+
+class Spec(BaseToolSpec):
+    spec_functions = ["lookup"]
+
+    def lookup(self, key: str) -> str:
+        """Look up."""
+        return "value of " + key
+''',
+    ),
     # a nested tool in a function, whose scope imports the result class under a name
     "local import": (
         {"presets": ["langchain"]},
