@@ -330,3 +330,40 @@ class Search:
     assert fast == tool_returns_file(path, config, skeleton=False)
     assert fast.new_text is not None and "joined.upper()" in fast.new_text
     assert SENTINEL not in fast.new_text
+
+
+# -- parsing.nesting: skipping short multi-line nodes keeps every verdict ---------------------
+
+
+def _deep(shape: str, depth: int) -> str:
+    if shape == "parens":  # CPython allows 200 nested brackets
+        return "x = " + "(" * min(depth, 190) + "1" + ")" * min(depth, 190) + "\n"
+    if shape == "attribute":
+        return "x = " + "a." * depth + "b\n"
+    if shape == "and":
+        return "x = " + "a and " * depth + "b\n"
+    return "x = " + shape * depth + "1\n"
+
+
+def _nesting_texts() -> list[str]:
+    texts = [p.read_text(encoding="utf-8") for p in FIXTURES.rglob("*.py.txt")]
+    for depth in (10, 499, 500, 501, 999, 1000, 1001):
+        for shape in ("parens", "attribute", "and", "not ", "-", "x if y else ", "lambda: "):
+            line = _deep(shape, depth)
+            texts += [line, f"def f():\n    {line}", f"x = [\n    {line[4:]}]\n"]
+    return texts
+
+
+def test_nesting_with_the_text_gives_the_same_verdicts() -> None:
+    from toolwire.lint.codemods.parsing import nesting
+
+    checked = 0
+    for text in _nesting_texts():
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, RecursionError, MemoryError):
+            continue
+        for limit in (20, 100, 1000):
+            assert nesting(tree, limit, text) == nesting(tree, limit)
+            checked += nesting(tree, limit) is not None
+    assert checked > 10  # deep enough to be refused, several times
