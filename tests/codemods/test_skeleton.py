@@ -244,6 +244,22 @@ def build():
     return FunctionTool.from_defaults(fn=search)
 ''',
     ),
+    # a name in another script than ASCII is a word too
+    "non-ascii name": (
+        {"presets": ["llamaindex"]},
+        "éxito",
+        '''\
+from llama_index.core.tools import FunctionTool
+
+
+def éxito(query: str) -> str:
+    """Search."""
+    return "found " + query
+
+
+TOOL = FunctionTool.from_defaults(fn=éxito)
+''',
+    ),
     # a method a tool spec lists by name in a string
     "listed method": (
         {"presets": ["llamaindex"]},
@@ -367,3 +383,29 @@ def test_nesting_with_the_text_gives_the_same_verdicts() -> None:
             assert nesting(tree, limit, text) == nesting(tree, limit)
             checked += nesting(tree, limit) is not None
     assert checked > 10  # deep enough to be refused, several times
+
+
+def test_a_deep_blanked_body_is_refused_as_the_whole_text_is(tmp_path: Path) -> None:
+    """The nesting of the whole module is judged, not the skeleton's: a helper's deep
+    expression (blanked) still refuses the file, with the same finding; the file holds no
+    change that would send it down the whole path anyway."""
+    deep = " and ".join(["x"] * 1200)
+    text = f"""\
+class Search:
+    def _run(self, query: str) -> int:
+        return len(query)
+
+    def helper(self, x):
+        y = {deep}
+        return y
+"""
+    root = project(tmp_path, {"tool-methods": ["_run"]}, {"app/deep.py": text})
+    path = root / "app" / "deep.py"
+    config = load_config(root / "pyproject.toml")
+    bare = skeleton(text, ast.parse(text), denied_words(config, CrossFile()), False)
+    assert bare is not None and deep not in bare.text
+    fast = tool_returns_file(path, config)
+    assert fast == tool_returns_file(path, config, skeleton=False)
+    assert [e.message for e in fast.errors] == [
+        "cannot migrate: an expression nested over 1000 levels deep"
+    ]

@@ -63,14 +63,18 @@ def nesting(tree: ast.AST, limit: int = MAX_DEPTH, text: str | None = None) -> i
     return None
 
 
-def parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[Any, Finding | None]:
+def parse_cst(
+    text: str, path: str, tree: ast.Module | None = None, source: str | None = None
+) -> tuple[Any, Finding | None]:
+    """The LibCST tree of `text`; `tree` is the `ast` of `source` (default `text`), whose
+    nesting is judged (a skeleton's text is parsed, the whole module's depth judged)."""
     import libcst as cst
 
     if tree is None:
         tree, problem = parse(text, path)
         if tree is None:
             return None, problem
-    line = nesting(tree, text=text)
+    line = nesting(tree, text=text if source is None else source)
     if line is not None:
         return None, unreadable(
             path, f"cannot migrate: an expression nested over {MAX_DEPTH} levels deep", line

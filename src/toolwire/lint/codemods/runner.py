@@ -248,7 +248,7 @@ def _tool_returns(
         denied = denied_words(config, cross or CrossFile())
         bare = blanked(text, checked, denied, reads_strings(config))
         if bare is not None:
-            tree, problem = parse_cst(bare.text, name, checked)
+            tree, problem = parse_cst(bare.text, name, checked, source=text)
             done = tree is not None and _planned(path, config, cross, text, checked, tree, outcome)
     if not done:
         tree, problem = parse_cst(text, name, checked)

@@ -1,23 +1,27 @@
 """A module's text with the bodies the tool-returns plan cannot read blanked, for LibCST.
 
 LibCST's parse costs in proportion to the text. Pass one plans from the whole tree, but
-only a few of its function bodies can change the plan: a body that names no word the
-planner looks for (a tool method, a framework shape word, the result and adapter
-classes, a name of the run's other files, a `def`/`class` of this module, ...) and binds
-no name out of its own scope (`global`, `import`, a nested `def`/`class`) is read by no
-step of the plan. Such a body is replaced line for line (its first line by `...  #
-SENTINEL`, the others by nothing): every line number and every kept column stays, so the
-rewrite is spliced into the original text by `ast` line numbers (`splice`). The words
-are matched in the body's text, comments and strings included, which only keeps more.
+only a few function bodies can change the plan: a body that names no word the planner
+looks for (a tool method, a framework shape word, the result and adapter classes, a name
+of the run's other files, a class, function or module-level name of this module) and
+binds nothing out of its own scope (`global`, `nonlocal`, a nested `def`/`class`; a local
+import binds a local, which the plan reads only in a tool's scopes) is read by no step
+of the plan. A function that may be a tool by its name is kept whole. A blanked body is
+replaced line for line, its first line by `...  # SENTINEL` and the others by a comment
+at its indentation (a blank line would go to the next statement, whose leading lines
+`splice` checks): line numbers and kept columns stay, so the rewrite is spliced into the
+original text by `ast` line numbers. Words are matched in the text, comments and strings
+included, which only keeps more.
 
-The caller redoes a file from the whole text whenever a step reads or generates the
-whole tree, and whenever the sentinel shows in the result.
+The caller redoes a file from the whole text whenever a step generates the whole tree
+(the sentinel shows in the result) or rewrites it (unused imports dropped).
 """
 
 from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -30,7 +34,7 @@ __all__ = ["SENTINEL", "Skeleton", "denied_words", "reads_strings", "skeleton"]
 
 SENTINEL = "toolwire-skeleton-blanked-9c41d2"
 
-_WORD = re.compile(r"[A-Za-z_]\w*")
+_WORD = re.compile(r"[^\W\d]\w*")  # an identifier, in any script
 # Statements and words that reach out of a body, or define what the plan may treat as a
 # tool; `yield` and `super` only to stay far from anything the plan reads.
 _KEYWORDS = frozenset(("def", "class", "lambda", "global", "nonlocal", "yield", "super"))
@@ -67,6 +71,15 @@ def _strings(value: Any) -> Iterator[str]:
         for key, item in value.items():
             yield from _strings(key)
             yield from _strings(item)
+
+
+def _words_of(text: str) -> list[str]:
+    """The identifiers written in `text`, also as Python reads them (NFKC: `ﬁnd` is
+    `find`), which `ast` names give and LibCST's do not."""
+    found = _WORD.findall(text)
+    if not text.isascii():
+        found += _WORD.findall(unicodedata.normalize("NFKC", text))
+    return found
 
 
 def _words(values: Iterable[str]) -> set[str]:
@@ -190,6 +203,8 @@ def skeleton(
     lines = text.split("\n")
     words = denied | _module_names(tree, denied, strings)
     counts = Counter(_WORD.findall(text))
+    if not text.isascii():  # as `_named_elsewhere` counts: line by line
+        counts = Counter(w for line in lines for w in _words_of(line))
     spans: list[tuple[int, int]] = []
     stack: list[ast.AST] = [tree]
     while stack:
@@ -228,7 +243,7 @@ def _named_elsewhere(
     by its name (a tool method, listed in `spec_functions`) or a framework's decorator."""
     name = node.name
     first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-    own = sum(_WORD.findall(lines[n]).count(name) for n in range(first - 1, node.end_lineno or 0))
+    own = sum(_words_of(lines[n]).count(name) for n in range(first - 1, node.end_lineno or 0))
     return counts[name] > own
 
 
@@ -240,7 +255,7 @@ def _blankable(
         return None
     for decorator in node.decorator_list:  # `@property`, `@classmethod`: kept, and named
         for number in range(decorator.lineno - 1, decorator.end_lineno or decorator.lineno):
-            if not words.isdisjoint(_WORD.findall(lines[number])):
+            if not words.isdisjoint(_words_of(lines[number])):
                 return None
     first, last = node.body[0].lineno, node.end_lineno
     if first <= node.lineno:
@@ -250,6 +265,6 @@ def _blankable(
     if line.encode("utf-8")[: node.body[0].col_offset].strip(b" \t"):
         return None
     for number in range(first - 1, last):
-        if not words.isdisjoint(_WORD.findall(lines[number])):
+        if not words.isdisjoint(_words_of(lines[number])):
             return None
     return first, last
