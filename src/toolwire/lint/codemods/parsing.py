@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import contextlib
 from collections.abc import Iterator
+from itertools import accumulate
 from typing import Any
 
 from toolwire.lint.engine import deep_walks, parse
@@ -30,21 +31,34 @@ MAX_DEPTH = 1000
 LIBCST_RECURSION = 30_000  # Python frames cost no C stack on 3.11+
 
 
-def nesting(tree: ast.AST, limit: int = MAX_DEPTH) -> int | None:
+def nesting(tree: ast.AST, limit: int = MAX_DEPTH, text: str | None = None) -> int | None:
     """The line of a node nested more than `limit` deep in `tree`, or None. Linear time.
 
     `a and b and c` is one node in `ast` but a nested one in LibCST: it counts per operand.
-    A node on one line of width w holds at most about 2w levels, so short nodes (nearly
-    all of them) are not entered.
+    A node w characters long holds at most about 2w levels, so short nodes (nearly all
+    of them) are not entered: on one line by its columns, over several (given `text`,
+    which `tree` was parsed from) by the offsets of its lines.
     """
+    starts: list[int] | None = None
+    if text is not None:
+        # offset of line k (1-based) at index k; a column is in bytes, never fewer than
+        # the characters it counts, so the length below is never short
+        starts = [0, 0, *accumulate(len(line) + 1 for line in text.split("\n"))]
     stack: list[tuple[ast.AST, int, int]] = [(tree, 0, 1)]
     while stack:
         node, depth, line = stack.pop()
         line = getattr(node, "lineno", None) or line
         if depth > limit:
             return line
-        if isinstance(node, ast.expr | ast.stmt) and node.end_lineno == node.lineno:
-            if depth + 2 * ((node.end_col_offset or 0) - node.col_offset) + 2 <= limit:
+        if isinstance(node, ast.expr | ast.stmt):
+            end = node.end_lineno or node.lineno
+            if end == node.lineno:
+                length = (node.end_col_offset or 0) - node.col_offset
+            elif starts is not None and end < len(starts):
+                length = starts[end] - starts[node.lineno] + (node.end_col_offset or 0)
+            else:
+                length = limit
+            if depth + 2 * length + 2 <= limit:
                 continue
         step = len(node.values) if isinstance(node, ast.BoolOp) else 1
         stack.extend((child, depth + step, line) for child in ast.iter_child_nodes(node))
@@ -75,14 +89,18 @@ def unvalidated() -> Iterator[None]:
         CSTNode.__post_init__ = check  # type: ignore[method-assign]
 
 
-def parse_cst(text: str, path: str, tree: ast.Module | None = None) -> tuple[Any, Finding | None]:
+def parse_cst(
+    text: str, path: str, tree: ast.Module | None = None, source: str | None = None
+) -> tuple[Any, Finding | None]:
+    """The LibCST tree of `text`; `tree` is the `ast` of `source` (default `text`), whose
+    nesting is judged (a skeleton's text is parsed, the whole module's depth judged)."""
     import libcst as cst
 
     if tree is None:
         tree, problem = parse(text, path)
         if tree is None:
             return None, problem
-    line = nesting(tree)
+    line = nesting(tree, text=text if source is None else source)
     if line is not None:
         return None, unreadable(
             path, f"cannot migrate: an expression nested over {MAX_DEPTH} levels deep", line

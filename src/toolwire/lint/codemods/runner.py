@@ -32,6 +32,8 @@ from toolwire.lint.codemods.reports import (
     MethodEvent,
     one_line,
 )
+from toolwire.lint.codemods.skeleton import SENTINEL, denied_words, reads_strings
+from toolwire.lint.codemods.skeleton import skeleton as blanked
 from toolwire.lint.config import Config
 from toolwire.lint.engine import (
     batch_gc,
@@ -195,9 +197,9 @@ def read_cst(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any] | 
     return None if read is None else read[:2]
 
 
-def read_both(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any, ast.Module] | None:
-    """The text, LibCST tree and `ast` tree (CPython's parser judges first) of a file's
-    bytes; None, with the reason in `outcome`."""
+def read_ast(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, ast.Module] | None:
+    """The text and `ast` tree of a file's bytes (CPython's parser judges first); None,
+    with the reason in `outcome`."""
     text, problem = decode(data, name)
     if text is None:
         outcome.errors.append(problem or unreadable(name, "cannot decode"))
@@ -206,6 +208,16 @@ def read_both(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any, a
     if checked is None:
         outcome.errors.append(problem or unreadable(name, "cannot parse"))
         return None
+    return text, checked
+
+
+def read_both(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any, ast.Module] | None:
+    """The text, LibCST tree and `ast` tree (CPython's parser judges first) of a file's
+    bytes; None, with the reason in `outcome`."""
+    judged = read_ast(data, name, outcome)
+    if judged is None:
+        return None
+    text, checked = judged
     tree, problem = parse_cst(text, name, checked)
     if tree is None:
         outcome.errors.append(problem or unreadable(name, "cannot parse"))
@@ -216,15 +228,15 @@ def read_both(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any, a
 # -- pass 1: tool-returns ------------------------------------------------------------------
 
 
-def tool_returns_file(path: Path, config: Config, cross: CrossFile | None = None) -> FileOutcome:
-    return guarded(functools.partial(_tool_returns, path, config, cross), str(path))
+def tool_returns_file(
+    path: Path, config: Config, cross: CrossFile | None = None, *, skeleton: bool = True
+) -> FileOutcome:
+    return guarded(functools.partial(_tool_returns, path, config, cross, skeleton), str(path))
 
 
 def _tool_returns(
-    path: Path, config: Config, cross: CrossFile | None, outcome: FileOutcome
+    path: Path, config: Config, cross: CrossFile | None, skeleton: bool, outcome: FileOutcome
 ) -> None:
-    from toolwire.lint.codemods.tool_returns.plan import ToolReturns
-
     name = str(path)
     data = _read(path)
     if isinstance(data, Finding):
@@ -232,20 +244,47 @@ def _tool_returns(
         return
     if not Prefilter.of(config).may_migrate(data):
         return
-    read = read_both(data, name, outcome)
-    if read is None:
+    judged = read_ast(data, name, outcome)
+    if judged is None:
         return
-    text, tree, checked = read
+    text, checked = judged
+    done = False
+    if skeleton:
+        # LibCST parses only what the plan can read; any doubt redoes the file whole
+        denied = denied_words(config, cross or CrossFile())
+        bare = blanked(text, checked, denied, reads_strings(config))
+        if bare is not None:
+            tree, problem = parse_cst(bare.text, name, checked, source=text)
+            done = tree is not None and _planned(path, config, cross, text, checked, tree, outcome)
+    if not done:
+        tree, problem = parse_cst(text, name, checked)
+        if tree is None:
+            outcome.errors.append(problem or unreadable(name, "cannot parse"))
+            return
+        _planned(path, config, cross, text, checked, tree, outcome, whole=True)
+    if outcome.new_text is not None:
+        outcome.digest = _digest(data)
+
+
+def _planned(
+    path: Path,
+    config: Config,
+    cross: CrossFile | None,
+    text: str,
+    checked: ast.Module,
+    tree: Any,
+    outcome: FileOutcome,
+    whole: bool = False,
+) -> bool:
+    """Plan and rewrite `tree` (of `text`, or of its skeleton unless `whole`) into
+    `outcome`; False, with `outcome` untouched, when a skeleton cannot give the bytes the
+    whole tree gives."""
+    from toolwire.lint.codemods.tool_returns.plan import ToolReturns
+
+    name = str(path)
     migration = ToolReturns(config, cross)
     new = migration.run(tree, name, text)
-    report = migration.report
-    outcome.wired, outcome.results, outcome.kept_tools = report.wired, report.results, report.kept
-    outcome.migrated, outcome.skipped = report.migrated, report.skipped
-    outcome.returns_text, outcome.returns_error = report.text, report.error
-    outcome.returns_marked = report.marked
-    outcome.known_tools = report.known_tools
-    outcome.members = report.members
-    outcome.adapted = migration.adapted
+    code = text
     if new is not tree:
         from toolwire.lint.codemods.line_length import fit_lines
         from toolwire.lint.codemods.splice import generated, splice
@@ -254,17 +293,33 @@ def _tool_returns(
         # the new text is generated only where the rewrite changed the tree, and again
         # (whole) only where a later step changed it
         spliced = splice(tree, text, checked, new)
-        code: str = new.code if spliced is None else spliced.code
+        if spliced is None and not whole:
+            return False
+        code = new.code if spliced is None else spliced.code
         module = module_name(path, config)
         trimmed = drop_unused_imports(tree, text, new, code, name, module, checked, spliced)
         if trimmed is not new:
+            if not whole:
+                return False  # it rewrote the tree: a skeleton's would lose bodies
             new, code, spliced = trimmed, trimmed.code, None
         parts = None if spliced is None else spliced.new
         generate = functools.partial(generated, tree, text, checked)
         code = fit_lines(text, new, code, path, parts, generate, tree)
-        if code != text:
-            outcome.new_text = code
-            outcome.digest = _digest(data)
+        if not whole and SENTINEL in code:
+            # a blanked body was generated (`Module.code` of the skeleton, by a step that
+            # could not splice): only the whole tree has its text
+            return False
+    report = migration.report
+    outcome.wired, outcome.results, outcome.kept_tools = report.wired, report.results, report.kept
+    outcome.migrated, outcome.skipped = report.migrated, report.skipped
+    outcome.returns_text, outcome.returns_error = report.text, report.error
+    outcome.returns_marked = report.marked
+    outcome.known_tools = report.known_tools
+    outcome.members = report.members
+    outcome.adapted = migration.adapted
+    if code != text:
+        outcome.new_text = code
+    return True
 
 
 # -- the run -------------------------------------------------------------------------------
