@@ -429,7 +429,8 @@ def read(path: Path) -> bytes | Finding:
     try:
         if str(path) == STDIN:
             return sys.stdin.buffer.read()
-        return path.read_bytes()
+        with open(path, "rb") as file:  # not `Path.read_bytes`: twice a file in migrate
+            return file.read()
     except OSError as exc:
         return unreadable(str(path), f"cannot read: {strerror(exc)}")
 

@@ -27,21 +27,20 @@ _FACTORIES = ("text", "error")
 
 
 @functools.cache
-def _limit_in(directory: Path) -> int:
-    for folder in (directory, *directory.parents):
-        pyproject = folder / "pyproject.toml"
-        if not pyproject.is_file():
-            continue
-        try:
-            tools = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
-        except (OSError, UnicodeError, tomllib.TOMLDecodeError):
-            return DEFAULT
-        for name in ("ruff", "black"):
-            value = tools.get(name, {}).get("line-length") if isinstance(tools, dict) else None
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                return value
-        return DEFAULT  # the nearest pyproject is the project's, as ruff and black read it
-    return DEFAULT
+def _limit_in(folder: Path) -> int:
+    # folder by folder, each asked once a run: a tree's folders share their parents
+    pyproject = folder / "pyproject.toml"
+    if not pyproject.is_file():
+        return DEFAULT if folder.parent == folder else _limit_in(folder.parent)
+    try:
+        tools = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
+    except (OSError, UnicodeError, tomllib.TOMLDecodeError):
+        return DEFAULT
+    for name in ("ruff", "black"):
+        value = tools.get(name, {}).get("line-length") if isinstance(tools, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return DEFAULT  # the nearest pyproject is the project's, as ruff and black read it
 
 
 def line_length(path: Path) -> int:
