@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from codemod_helpers import FIXTURES
 
-from toolwire.lint.codemods import finish
+from toolwire.lint.codemods import finish, runner
 from toolwire.lint.codemods.runner import FileOutcome, migrate_paths
 from toolwire.lint.config import Config, config_from_table
 
@@ -115,3 +115,58 @@ def test_a_use_of_the_new_result_in_its_own_module_is_still_rewired(tmp_path: Pa
     assert b"print(Tool().run('q').content)" in seen["nested.py"][1]
     for name in ("backslash.py", "comment.py", "mixed.py"):
         assert [f.split(": ")[1].split()[0] for f in seen[name][2]] == ["TW204"]
+
+
+# Pass two does not even open a file pass one left as it was when its bytes hold nothing
+# wire-content could start from (`runner._alone`, `Prefilter.quiet`): the same run again.
+DICT_CALL = "def go(tools: dict) -> None:\n    print(tools['a'].run('q'))\n"
+NAMED_ONLY = "from own.tools import Tool3\n\nREGISTRY = [Tool3]\n"
+SINKLESS = "import json\n\n\ndef dump(data: dict) -> str:\n    return json.dumps(data)\n"
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_files_left_alone_change_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: dict[str, Any]
+) -> None:
+    root = _corpus(tmp_path)
+    for name, text in {"dicts.py": DICT_CALL, "named.py": NAMED_ONLY, "plain.py": SINKLESS}.items():
+        (root / "own" / name).write_text(text, encoding="utf-8")
+    config = config_from_table(table)
+    alone: list[str] = []
+    real = runner._alone
+
+    def counted(outcome: FileOutcome, *args: Any) -> bool:
+        verdict = real(outcome, *args)
+        if verdict:
+            alone.append(Path(outcome.path).name)
+        return verdict
+
+    monkeypatch.setattr(runner, "_alone", counted)
+    quick = _run(root, config)
+    monkeypatch.setattr(runner, "_alone", lambda *_: False)
+    assert quick == _run(root, config)
+    if table is GENERIC:  # ten tool classes and more: the known names are not searched alone
+        assert {"plain.py", "named.py"} <= set(alone)
+        assert "dicts.py" not in alone
+        dicts = next(seen for seen in quick if seen[0].endswith("dicts.py"))
+        assert any("through a dict of tools" in event for event in dicts[4])
+
+
+def test_a_run_that_knows_a_few_tools_reads_every_file(tmp_path: Path) -> None:
+    root = tmp_path / "few"
+    (root / "pkg").mkdir(parents=True)
+    tools = "class Tool:\n    def run(self, query: str) -> str:\n        return query\n"
+    (root / "pkg" / "tools.py").write_text(tools, encoding="utf-8")
+    (root / "pkg" / "named.py").write_text(
+        NAMED_ONLY.replace("own.tools", "pkg.tools").replace("Tool3", "Tool"), encoding="utf-8"
+    )
+    summary = migrate_paths([str(root)], lambda _: config_from_table(GENERIC), mode="diff")
+    first = {Path(o.path).name: o for o in summary.outcomes}
+    assert first["named.py"].quiet  # nothing in it but a known name...
+    # ...which a run of a few known tools looks for as it is: pass two opened it
+    assert not runner._alone(
+        first["named.py"],
+        config_from_table(GENERIC),
+        frozenset({"pkg.tools.Tool"}),
+        frozenset({"run"}),
+    )

@@ -90,6 +90,7 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
     shaped: bool = False  # the markers hold the presets' tool shapes (TW101)
     # a tool method named after a dot, whatever lies between (`x.run(`, `x.\\\n run`)
     calls: re.Pattern[str] | None = None
+    methods: frozenset[str] = frozenset()  # the tool method names `calls` looks for
 
     @classmethod
     @functools.lru_cache(maxsize=64)
@@ -157,6 +158,7 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
             names=known if len(known) > _FEW else frozenset(),
             shaped=bool(shaped),
             calls=re.compile(rf"\.(?:\s|\\|#[^\n]*\n)*(?:{methods})\b") if methods else None,
+            methods=frozenset([*config.tool_methods, *shapes.methods]),
         )
 
     def may_find(self, text: str) -> bool:
@@ -167,6 +169,19 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
         """tool-returns: a tool method or a framework's tool, and a `str` to move."""
         return bool(self.tools and self.tools.search(data)) and any(
             word in data for word in self.tool_extra
+        )
+
+    def quiet(self, data: bytes) -> bool:
+        """Nothing for wire-content here, whatever tool classes the run knows, as long as
+        they are too many to be among `results` (`_FEW`): then a known class counts only
+        after a tool method's name (`calls`), and so does a tool method called (`sources`,
+        a dict's tool in `dict_calls`), and no such name follows a dot here."""
+        text = data.decode("latin-1")
+        return not (
+            any(word in text for word in self.results)
+            or any(_quoted(text, s) for s in self.said)
+            or (self.sinks is not None and self.sinks.search(text))
+            or (self.calls is not None and self.calls.search(text))
         )
 
     def may_rewire(self, data: bytes | str) -> bool:

@@ -47,6 +47,7 @@ class FileOutcome:
     diff: bytes = b""
     new_text: str | None = None  # after tool-returns, handed to the second pass
     adapted: bool = False  # tool-returns put an adapter in place, not only wrapped returns
+    quiet: bool = False  # nothing for wire-content in its bytes (`Prefilter.quiet`)
     digest: bytes | None = None  # of the bytes pass 1 analysed
 
 

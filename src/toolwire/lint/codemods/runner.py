@@ -242,7 +242,9 @@ def _tool_returns(
     if isinstance(data, Finding):
         outcome.errors.append(data)
         return
-    if not Prefilter.of(config).may_migrate(data):
+    filters = Prefilter.of(config)
+    outcome.quiet = filters.quiet(data)  # pass two may then leave the file alone
+    if not filters.may_migrate(data):
         return
     judged = read_ast(data, name, outcome)
     if judged is None:
@@ -485,6 +487,9 @@ def _migrate(
     tools = {m.key.rpartition(".")[0] for m in members if m.status != "skip"}
     kept = frozenset(m.key.rpartition(".")[0] for m in members) - tools
     split = tuple(sorted(split_declarations(members, classes).items())) if classes else ()
+    held = known | frozenset(c for c, _ in split)
+    pairs = enumerate(zip(first, items, strict=True))
+    todo = [i for i, (o, (_, c)) in pairs if not _alone(o, c, held, methods)]
     tasks = [
         FinishTask(
             p,
@@ -501,7 +506,7 @@ def _migrate(
             names=tuple(e.method for e in o.migrated),
             adapted=o.adapted,
         )
-        for (p, c), o in zip(items, first, strict=True)
+        for (p, c), o in ((items[i], first[i]) for i in todo)
     ]
     ready: dict[int, FileOutcome] = {}
 
@@ -511,8 +516,26 @@ def _migrate(
             summary.outcomes.append(ready.pop(len(summary.outcomes)))
             on_file(summary.outcomes[-1])
 
-    pool.map(finish_file, tasks, advance, arrived)
+    chosen = set(todo)
+    for index, outcome in enumerate(first):
+        if index not in chosen:
+            arrived(index, FileOutcome(outcome.path))
+    advance(len(first) - len(todo))
+    pool.map(finish_file, tasks, advance, lambda at, two: arrived(todo[at], two))
     summary.interrupted = writes.stop_requested()
+
+
+def _alone(
+    outcome: FileOutcome, config: Config, known: frozenset[str], methods: frozenset[str]
+) -> bool:
+    """Pass two has nothing to do for this file: pass one left it as it was, and its bytes
+    hold nothing wire-content could start from (`Prefilter.quiet`), the run's tool classes
+    being too many to be looked for but after a tool method's name, and each method the
+    run migrated being one that name can be."""
+    if outcome.new_text is not None or outcome.migrated or not outcome.quiet:
+        return False
+    filters = Prefilter.of(config, known)
+    return filters.results == Prefilter.of(config).results and methods <= filters.methods
 
 
 def _merged(one: FileOutcome, two: FileOutcome) -> FileOutcome:
