@@ -295,6 +295,29 @@ def make():
     return search, Answer
 ''',
     ),
+    # a method of a class beside a nested tool uses it: the hand-over is not its only use
+    "beside a nested tool": (
+        {"presets": ["fastmcp"]},
+        "again",
+        '''\
+from fastmcp import FastMCP
+
+mcp = FastMCP("demo")
+
+
+def build():
+    def search(query: str) -> str:
+        """Search."""
+        return "found " + query
+
+    class Helper:
+        def again(self, q):
+            return search(q)
+
+    mcp.add_tool(search)
+    return Helper
+''',
+    ),
     # a module constant bound to a framework's instance, read in a body that hands it a tool
     "instance constant": (
         {"presets": ["fastmcp"]},

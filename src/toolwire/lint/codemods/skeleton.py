@@ -256,7 +256,7 @@ def skeleton(
     if SENTINEL in text:
         return None
     lines = text.split("\n")
-    words = denied | _module_names(tree, denied, strings, lines)
+    words = denied | _module_names(tree, denied, strings, lines) | _local_defs(tree)
     counts = Counter(_WORD.findall(text))
     if not text.isascii():  # as `_named_elsewhere` counts: line by line
         counts = Counter(w for line in lines for w in _words_of(line))
@@ -288,6 +288,23 @@ def skeleton(
         for number in range(first, last):
             lines[number] = f"{indent}#"
     return Skeleton("\n".join(lines), blanked)
+
+
+def _local_defs(tree: ast.Module) -> set[str]:
+    """The names of the functions and classes defined inside a function: the plan reads
+    every use of a function handed to a factory, also from a body nested beside it (a
+    method of a class in the same function calling it)."""
+    found: set[str] = set()
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, inside = stack.pop()
+        if isinstance(node, _FUNCTIONS | ast.ClassDef) and inside:
+            found.add(node.name)
+        below = inside or isinstance(node, _FUNCTIONS | ast.Lambda)
+        stack.extend(
+            (child, below) for child in ast.iter_child_nodes(node) if isinstance(child, _BLOCKS)
+        )
+    return found
 
 
 def _named_elsewhere(
