@@ -318,6 +318,34 @@ def build():
     return Helper
 ''',
     ),
+    # a nested tool declared `global` (in a function the walk does not enter: it is
+    # named elsewhere) binds a module name: a module function's body may use it
+    "global nested tool": (
+        {"presets": ["fastmcp"]},
+        "again",
+        '''\
+from fastmcp import FastMCP
+
+mcp = FastMCP("demo")
+
+
+def build():
+    global search
+
+    def search(query: str) -> str:
+        """Search."""
+        return "found " + query
+
+    mcp.add_tool(search)
+
+
+def again(q):
+    return search(q)
+
+
+build()
+''',
+    ),
     # a module constant bound to a framework's instance, read in a body that hands it a tool
     "instance constant": (
         {"presets": ["fastmcp"]},

@@ -256,16 +256,21 @@ def skeleton(
     if SENTINEL in text:
         return None
     lines = text.split("\n")
-    words = denied | _module_names(tree, denied, strings, lines) | _local_defs(tree)
+    words = denied | _module_names(tree, denied, strings, lines)
     counts = Counter(_WORD.findall(text))
     if not text.isascii():  # as `_named_elsewhere` counts: line by line
         counts = Counter(w for line in lines for w in _words_of(line))
     spans: list[tuple[int, int]] = []
-    stack: list[ast.AST] = [tree]
+    # what is defined inside a function: a body that names one is kept (below)
+    local: set[str] = _walked_defs(tree) if counts["global"] else set()
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
     while stack:
-        node = stack.pop()
+        node, inside = stack.pop()
         method = isinstance(node, ast.ClassDef)
+        inside = inside or isinstance(node, _FUNCTIONS)
         for child in ast.iter_child_nodes(node):
+            if isinstance(child, _FUNCTIONS | ast.ClassDef) and inside:
+                local.add(child.name)
             if isinstance(child, _FUNCTIONS):
                 if child.name in (words if method else denied) or (
                     not method and _named_elsewhere(child, lines, counts)
@@ -276,7 +281,9 @@ def skeleton(
                     spans.append(span)
                     continue
             if isinstance(child, _BLOCKS):
-                stack.append(child)
+                stack.append((child, inside))
+    if local:
+        spans = [s for s in spans if _names_none(lines, s, local)]
     if not spans:
         return None
     blanked = 0
@@ -290,21 +297,27 @@ def skeleton(
     return Skeleton("\n".join(lines), blanked)
 
 
-def _local_defs(tree: ast.Module) -> set[str]:
-    """The names of the functions and classes defined inside a function: the plan reads
-    every use of a function handed to a factory, also from a body nested beside it (a
-    method of a class in the same function calling it)."""
+def _walked_defs(tree: ast.Module) -> set[str]:
+    """The names of the functions and classes defined inside a function, at any depth
+    (one declared `global` binds a module name: any body may use it)."""
     found: set[str] = set()
     stack: list[tuple[ast.AST, bool]] = [(tree, False)]
     while stack:
         node, inside = stack.pop()
         if isinstance(node, _FUNCTIONS | ast.ClassDef) and inside:
             found.add(node.name)
-        below = inside or isinstance(node, _FUNCTIONS | ast.Lambda)
-        stack.extend(
-            (child, below) for child in ast.iter_child_nodes(node) if isinstance(child, _BLOCKS)
-        )
+        below = inside or isinstance(node, _FUNCTIONS)
+        stack.extend((c, below) for c in ast.iter_child_nodes(node) if isinstance(c, _BLOCKS))
     return found
+
+
+def _names_none(lines: list[str], span: tuple[int, int], names: set[str]) -> bool:
+    """Whether the lines of `span` name none of `names`. The plan reads every use of a
+    function handed to a factory (`references`), also from a body beside it in the same
+    function (a method of a class there calling it). Only a function the walk enters
+    holds a definition the walk does not see: a tool's (kept whole, and no body can
+    name what it defines unless by `global`) or a blanked one's (it holds no `def`)."""
+    return all(names.isdisjoint(_words_of(lines[n])) for n in range(span[0] - 1, span[1]))
 
 
 def _named_elsewhere(
