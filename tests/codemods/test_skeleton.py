@@ -295,6 +295,76 @@ def make():
     return search, Answer
 ''',
     ),
+    # a method of a class beside a nested tool uses it: the hand-over is not its only use
+    "beside a nested tool": (
+        {"presets": ["fastmcp"]},
+        "again",
+        '''\
+from fastmcp import FastMCP
+
+mcp = FastMCP("demo")
+
+
+def build():
+    def search(query: str) -> str:
+        """Search."""
+        return "found " + query
+
+    class Helper:
+        def again(self, q):
+            return search(q)
+
+    mcp.add_tool(search)
+    return Helper
+''',
+    ),
+    # a nested tool declared `global` (in a function the walk does not enter: it is
+    # named elsewhere) binds a module name: a module function's body may use it
+    "global nested tool": (
+        {"presets": ["fastmcp"]},
+        "again",
+        '''\
+from fastmcp import FastMCP
+
+mcp = FastMCP("demo")
+
+
+def build():
+    global search
+
+    def search(query: str) -> str:
+        """Search."""
+        return "found " + query
+
+    mcp.add_tool(search)
+
+
+def again(q):
+    return search(q)
+
+
+build()
+''',
+    ),
+    # a module constant bound to a framework's instance, read in a body that hands it a tool
+    "instance constant": (
+        {"presets": ["fastmcp"]},
+        "setup",
+        '''\
+from fastmcp import FastMCP
+
+mcp = FastMCP("demo")
+
+
+def search(query: str) -> str:
+    """Search."""
+    return "found " + query
+
+
+def setup():
+    mcp.add_tool(search)
+''',
+    ),
 }
 
 
@@ -346,6 +416,62 @@ class Search:
     assert fast == tool_returns_file(path, config, skeleton=False)
     assert fast.new_text is not None and "joined.upper()" in fast.new_text
     assert SENTINEL not in fast.new_text
+
+
+CONSTANTS = """\
+import logging
+
+from fastmcp import FastMCP
+
+logger = logging.getLogger(__name__)
+LIMIT: int = 5
+mcp = FastMCP("demo")
+server = mcp
+alias = server
+Handler = Search = None
+
+
+class Search:
+    def _run(self, query: str) -> str:
+        return "found " + query
+
+
+def quiet(words):
+    logger.info("joined %s", LIMIT)
+    return " ".join(words)
+
+
+def reach():
+    return alias
+
+
+def make():
+    return Handler
+"""
+
+
+def test_module_constants_block_a_body_only_when_bound_to_what_the_plan_reads(
+    tmp_path: Path,
+) -> None:
+    """A plain module constant (`logger`, `LIMIT`) no longer keeps the bodies that read
+    it; one bound to a denied word (`mcp = FastMCP(...)`), to such a name (`alias =
+    server = mcp`, followed to a fixed point) or also bound otherwise (`Handler`, whose
+    statement names the class `Search`) still does."""
+    root = project(
+        tmp_path, {"presets": ["fastmcp"], "tool-methods": ["_run"]}, {"app/c.py": CONSTANTS}
+    )
+    path = root / "app" / "c.py"
+    config = load_config(root / "pyproject.toml")
+    tree = ast.parse(CONSTANTS)
+    bare = skeleton(CONSTANTS, tree, denied_words(config, CrossFile()), reads_strings(config))
+    assert bare is not None
+    lines = bare.text.split("\n")
+    assert SENTINEL in lines[_def_line(CONSTANTS, "quiet")]
+    assert SENTINEL not in lines[_def_line(CONSTANTS, "reach")]
+    assert SENTINEL not in lines[_def_line(CONSTANTS, "make")]
+    fast = tool_returns_file(path, config)
+    assert fast == tool_returns_file(path, config, skeleton=False)
+    assert fast.new_text is not None and 'logger.info("joined %s", LIMIT)' in fast.new_text
 
 
 # -- parsing.nesting: skipping short multi-line nodes keeps every verdict ---------------------

@@ -3,15 +3,17 @@
 LibCST's parse costs in proportion to the text. Pass one plans from the whole tree, but
 only a few function bodies can change the plan: a body that names no word the planner
 looks for (a tool method, a framework shape word, the result and adapter classes, a name
-of the run's other files, a class, function or module-level name of this module) and
-binds nothing out of its own scope (`global`, `nonlocal`, a nested `def`/`class`; a local
-import binds a local, which the plan reads only in a tool's scopes) is read by no step
-of the plan. A function that may be a tool by its name is kept whole. A blanked body is
-replaced line for line, its first line by `...  # SENTINEL` and the others by a comment
-at its indentation (a blank line would go to the next statement, whose leading lines
-`splice` checks): line numbers and kept columns stay, so the rewrite is spliced into the
-original text by `ast` line numbers. Words are matched in the text, comments and strings
-included, which only keeps more.
+of the run's other files, a class, function or module-level name of this module, but not
+a plain constant whose statement names none of these: the plan reads constants from the
+module's statements, never from a body that reads them) and binds nothing out of its own
+scope (`global`, `nonlocal`, a nested `def`/`class`; a local import binds a local, which
+the plan reads only in a tool's scopes) is read by no step of the plan. A function that
+may be a tool by its name is kept whole. A blanked body is replaced line for line, its
+first line by `...  # SENTINEL` and the others by a comment at its indentation (a blank
+line would go to the next statement, whose leading lines `splice` checks): line numbers
+and kept columns stay, so the rewrite is spliced into the original text by `ast` line
+numbers. Words are matched in the text, comments and strings included, which only keeps
+more.
 
 The caller redoes a file from the whole text whenever a step generates the whole tree
 (the sentinel shows in the result) or rewrites it (unused imports dropped).
@@ -128,19 +130,32 @@ def denied_words(config: Config, cross: CrossFile) -> frozenset[str]:
     return words
 
 
-def _module_names(tree: ast.Module, denied: frozenset[str], strings: bool) -> set[str]:
+def _module_names(
+    tree: ast.Module, denied: frozenset[str], strings: bool, lines: list[str] | None = None
+) -> set[str]:
     """The names of this module a body must not hold: every class, every function that
     is not a method, every decorated method, every name bound outside function and class
-    bodies (an import only when it names a denied word or renames), and with `strings`
-    every identifier written as a string outside function bodies (`spec_functions =
-    ["search"]` lists tool methods)."""
+    bodies (an import only when it names a denied word or renames; with `lines`, a plain
+    assignment only when its lines hold a denied word or another such name), and with
+    `strings` every identifier written as a string outside function bodies
+    (`spec_functions = ["search"]` lists tool methods)."""
     names: set[str] = set()
+    plain: list[tuple[list[str], ast.stmt]] = []
     decorated: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
     stack: list[tuple[ast.AST, bool]] = [(tree, False)]
     while stack:
         node, in_class = stack.pop()
         if in_class and not strings and not isinstance(node, _BLOCKS):
             continue  # a class's expressions bind nothing outside it
+        if lines is not None and not in_class and _plain(node):
+            assert isinstance(node, ast.Assign | ast.AnnAssign)
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            plain.append(([t.id for t in targets if isinstance(t, ast.Name)], node))
+            parts = [node.value] if isinstance(node, ast.Assign) else [node.annotation]
+            if isinstance(node, ast.AnnAssign) and node.value is not None:
+                parts.append(node.value)
+            stack.extend((child, in_class) for child in parts)  # strings, walruses
+            continue
         if isinstance(node, _FUNCTIONS):
             if not in_class:
                 names.add(node.name)
@@ -170,12 +185,52 @@ def _module_names(tree: ast.Module, denied: frozenset[str], strings: bool) -> se
             if node.value.isidentifier():
                 names.add(node.value)
         stack.extend((child, in_class) for child in ast.iter_child_nodes(node))
+    if lines is not None:
+        _plain_names(plain, names, denied, lines)
     # a method a framework's decorator makes a tool (`@mcp.tool`, `@tool` renamed)
     for method in decorated:
         for decorator in method.decorator_list:
             if not _named(decorator).isdisjoint(names) or not _named(decorator).isdisjoint(denied):
                 names.add(method.name)
     return names
+
+
+def _plain(node: ast.AST) -> bool:
+    """A plain assignment to names (`logger = ...`, `LIMIT: int = 5`)."""
+    if isinstance(node, ast.Assign):
+        return all(isinstance(t, ast.Name) for t in node.targets)
+    return isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+
+
+def _plain_names(
+    plain: list[tuple[list[str], ast.stmt]],
+    names: set[str],
+    denied: frozenset[str],
+    lines: list[str],
+) -> None:
+    """Add to `names` the names of plain assignments whose lines hold a denied word or a
+    name of `names`, until none is added. The plan reads a module constant from the
+    module's own statements (a tool list, an instance that makes tools, an alias of a
+    class or a tool), never from a body that reads it: one that names nothing the plan
+    looks for is a name the plan has no use for."""
+    spans = [
+        (
+            targets,
+            set().union(
+                *(_words_of(lines[n]) for n in range(s.lineno - 1, s.end_lineno or s.lineno))
+            ),
+        )
+        for targets, s in plain
+    ]
+    added = True
+    while added:
+        added = False
+        for targets, words in spans:
+            if not names.issuperset(targets) and not (
+                words.isdisjoint(names) and words.isdisjoint(denied)
+            ):
+                names.update(targets)
+                added = True
 
 
 def _named(node: ast.AST) -> set[str]:
@@ -201,16 +256,21 @@ def skeleton(
     if SENTINEL in text:
         return None
     lines = text.split("\n")
-    words = denied | _module_names(tree, denied, strings)
+    words = denied | _module_names(tree, denied, strings, lines)
     counts = Counter(_WORD.findall(text))
     if not text.isascii():  # as `_named_elsewhere` counts: line by line
         counts = Counter(w for line in lines for w in _words_of(line))
     spans: list[tuple[int, int]] = []
-    stack: list[ast.AST] = [tree]
+    # what is defined inside a function: a body that names one is kept (below)
+    local: set[str] = _walked_defs(tree) if counts["global"] else set()
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
     while stack:
-        node = stack.pop()
+        node, inside = stack.pop()
         method = isinstance(node, ast.ClassDef)
+        inside = inside or isinstance(node, _FUNCTIONS)
         for child in ast.iter_child_nodes(node):
+            if isinstance(child, _FUNCTIONS | ast.ClassDef) and inside:
+                local.add(child.name)
             if isinstance(child, _FUNCTIONS):
                 if child.name in (words if method else denied) or (
                     not method and _named_elsewhere(child, lines, counts)
@@ -221,7 +281,9 @@ def skeleton(
                     spans.append(span)
                     continue
             if isinstance(child, _BLOCKS):
-                stack.append(child)
+                stack.append((child, inside))
+    if local:
+        spans = [s for s in spans if _names_none(lines, s, local)]
     if not spans:
         return None
     blanked = 0
@@ -233,6 +295,29 @@ def skeleton(
         for number in range(first, last):
             lines[number] = f"{indent}#"
     return Skeleton("\n".join(lines), blanked)
+
+
+def _walked_defs(tree: ast.Module) -> set[str]:
+    """The names of the functions and classes defined inside a function, at any depth
+    (one declared `global` binds a module name: any body may use it)."""
+    found: set[str] = set()
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, inside = stack.pop()
+        if isinstance(node, _FUNCTIONS | ast.ClassDef) and inside:
+            found.add(node.name)
+        below = inside or isinstance(node, _FUNCTIONS)
+        stack.extend((c, below) for c in ast.iter_child_nodes(node) if isinstance(c, _BLOCKS))
+    return found
+
+
+def _names_none(lines: list[str], span: tuple[int, int], names: set[str]) -> bool:
+    """Whether the lines of `span` name none of `names`. The plan reads every use of a
+    function handed to a factory (`references`), also from a body beside it in the same
+    function (a method of a class there calling it). Only a function the walk enters
+    holds a definition the walk does not see: a tool's (kept whole, and no body can
+    name what it defines unless by `global`) or a blanked one's (it holds no `def`)."""
+    return all(names.isdisjoint(_words_of(lines[n])) for n in range(span[0] - 1, span[1]))
 
 
 def _named_elsewhere(
