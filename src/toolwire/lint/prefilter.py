@@ -177,21 +177,20 @@ class Prefilter(NamedTuple):  # not a dataclass: cheaper to build at start-up
         after a tool method's name (`calls`), and so does a tool method called (`sources`,
         a dict's tool in `dict_calls`), and no such name follows a dot here."""
         text = data.decode("latin-1")
-        return not (
-            any(word in text for word in self.results)
-            or any(_quoted(text, s) for s in self.said)
-            or (self.sinks is not None and self.sinks.search(text))
-            or (self.calls is not None and self.calls.search(text))
-        )
+        return not (self._said(text) or (self.calls is not None and self.calls.search(text)))
+
+    def _said(self, text: str) -> bool:
+        """A result class (or one of a few known tools), a message value or a sink is named."""
+        if any(word in text for word in self.results) or any(_quoted(text, s) for s in self.said):
+            return True
+        return self.sinks is not None and self.sinks.search(text) is not None
 
     def may_rewire(self, data: bytes | str) -> bool:
         """wire-content: a sink is named, or something that can be a result, which may be
         rewritten (`str(`) or left for review (used as text)."""
         # The patterns are ASCII, so latin-1 never fails on bytes and never lies.
         text = data.decode("latin-1") if isinstance(data, bytes) else data
-        if any(word in text for word in self.results) or any(_quoted(text, s) for s in self.said):
-            return True
-        if self.sinks is not None and self.sinks.search(text):
+        if self._said(text):
             return True
         if self.sources is not None and self.sources.search(text):
             return True

@@ -74,9 +74,10 @@ def _finish(task: FinishTask, outcome: FileOutcome) -> None:
         _raced(outcome)
         return
     outcome.left = dict_tool_calls(data, name, task.migrated_methods)
-    known = task.known_tools | frozenset(c for c, _ in task.split) if task.split else None
-    # the run's one set, not a copy a file: the cache of filters finds it by identity
-    filters = Prefilter.of(config, task.known_tools if known is None else known)
+    # the run's one set, not a copy a file, unless something is added: the cache of
+    # filters finds it by identity
+    split = frozenset(c for c, _ in task.split)
+    filters = Prefilter.of(config, task.known_tools | split if split else task.known_tools)
     if task.new_text is None and not filters.may_rewire(data):
         return
     original, problem = decode(data, name)

@@ -193,8 +193,9 @@ def _read(path: Path) -> bytes | Finding:
 
 def read_cst(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any] | None:
     """The text and LibCST tree of a file's bytes; None, with the reason in `outcome`."""
-    read = read_both(data, name, outcome)
-    return None if read is None else read[:2]
+    judged = read_ast(data, name, outcome)
+    tree = None if judged is None else _whole_cst(*judged, name, outcome)
+    return None if judged is None or tree is None else (judged[0], tree)
 
 
 def read_ast(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, ast.Module] | None:
@@ -211,18 +212,12 @@ def read_ast(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, ast.Mod
     return text, checked
 
 
-def read_both(data: bytes, name: str, outcome: FileOutcome) -> tuple[str, Any, ast.Module] | None:
-    """The text, LibCST tree and `ast` tree (CPython's parser judges first) of a file's
-    bytes; None, with the reason in `outcome`."""
-    judged = read_ast(data, name, outcome)
-    if judged is None:
-        return None
-    text, checked = judged
+def _whole_cst(text: str, checked: ast.Module, name: str, outcome: FileOutcome) -> Any:
+    """The LibCST tree of the whole `text`; None, with the reason in `outcome`."""
     tree, problem = parse_cst(text, name, checked)
     if tree is None:
         outcome.errors.append(problem or unreadable(name, "cannot parse"))
-        return None
-    return text, tree, checked
+    return tree
 
 
 # -- pass 1: tool-returns ------------------------------------------------------------------
@@ -256,12 +251,11 @@ def _tool_returns(
         denied = denied_words(config, cross or CrossFile())
         bare = blanked(text, checked, denied, reads_strings(config))
         if bare is not None:
-            tree, problem = parse_cst(bare.text, name, checked, source=text)
+            tree, _ = parse_cst(bare.text, name, checked, source=text)  # the whole parse says why
             done = tree is not None and _planned(path, config, cross, text, checked, tree, outcome)
     if not done:
-        tree, problem = parse_cst(text, name, checked)
+        tree = _whole_cst(text, checked, name, outcome)
         if tree is None:
-            outcome.errors.append(problem or unreadable(name, "cannot parse"))
             return
         _planned(path, config, cross, text, checked, tree, outcome, whole=True)
     if outcome.new_text is not None:
